@@ -1,0 +1,13 @@
+# Third-party dependencies, all from Debian 12 packages (cmake/install-deps.sh installs them).
+find_package(Threads REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(yaml-cpp REQUIRED)
+find_package(spdlog REQUIRED)
+find_package(prometheus-cpp REQUIRED COMPONENTS core pull)
+find_package(cpprestsdk REQUIRED)
+find_package(CURL REQUIRED)
+find_package(OpenSSL REQUIRED)
+if(KOORD_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+  find_package(benchmark QUIET)
+endif()

@@ -1,0 +1,45 @@
+# Helpers shared by every CMakeLists in the tree: warnings, sanitizers, libraries and tests.
+
+# Compile options every koord target gets.
+add_library(koord_options INTERFACE)
+target_compile_options(koord_options INTERFACE -Wall -Wextra -Wpedantic -Wshadow
+                                               -Wnon-virtual-dtor -Wcast-align)
+if(KOORD_WERROR)
+  target_compile_options(koord_options INTERFACE -Werror)
+endif()
+if(KOORD_SANITIZE)
+  target_compile_options(koord_options INTERFACE -fsanitize=address,undefined
+                                                 -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  target_link_options(koord_options INTERFACE -fsanitize=address,undefined)
+endif()
+target_include_directories(koord_options INTERFACE ${PROJECT_SOURCE_DIR}/include
+                                                   ${PROJECT_BINARY_DIR}/include)
+
+# koord_add_library(<name> SOURCES <files...> [DEPS <targets...>])
+# A static library with the project's options. DEPS are PUBLIC link dependencies.
+function(koord_add_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  target_link_libraries(${name} PUBLIC koord_options ${ARG_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+endfunction()
+
+# koord_add_executable(<name> SOURCES <files...> DEPS <targets...>)
+function(koord_add_executable name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE koord_options ${ARG_DEPS})
+endfunction()
+
+# koord_add_test(<name> SOURCES <files...> DEPS <targets...> [LABELS <labels...>])
+# A GoogleTest binary; each TEST becomes one ctest test (discovered before the test runs).
+function(koord_add_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE koord_options ${ARG_DEPS} GTest::gmock GTest::gtest_main)
+  target_compile_definitions(${name} PRIVATE KOORD_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  if(NOT ARG_LABELS)
+    set(ARG_LABELS unit)
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST
+                       PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 120)
+endfunction()
