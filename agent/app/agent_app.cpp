@@ -8,7 +8,9 @@ namespace koord::agent::app {
 
 int runAgent(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   FlagSet flags("koord-agent",
-                "The node agent (a DaemonSet): reports NodeResourceTopology, Device and NodeMetric\nfor its node, writes cgroup and resctrl settings, runs CPU suppress/burst, memory QoS\nand BE eviction.");
+                "The node agent (a DaemonSet): reports NodeResourceTopology, Device and "
+                "NodeMetric\nfor its node, writes cgroup and resctrl settings, runs CPU "
+                "suppress/burst, memory QoS\nand BE eviction.");
   flags.addString("kubeconfig", "", "path to a kubeconfig; in-cluster config when empty");
   flags.addString("log-level", "info", "trace, debug, info, warn, error or off");
   flags.addString("log-format", "text", "text or json");

@@ -152,13 +152,27 @@ Status fromJson(const Json& j, resource::Quantity& out, const std::string& path)
   return Status::ok();
 }
 
-Json toJson(bool v) { return v; }
-Json toJson(int32_t v) { return v; }
-Json toJson(int64_t v) { return v; }
-Json toJson(double v) { return v; }
-Json toJson(const std::string& v) { return v; }
-Json toJson(const Json& v) { return v; }
-Json toJson(const resource::Quantity& q) { return q.toString(); }
+Json toJson(bool v) {
+  return v;
+}
+Json toJson(int32_t v) {
+  return v;
+}
+Json toJson(int64_t v) {
+  return v;
+}
+Json toJson(double v) {
+  return v;
+}
+Json toJson(const std::string& v) {
+  return v;
+}
+Json toJson(const Json& v) {
+  return v;
+}
+Json toJson(const resource::Quantity& q) {
+  return q.toString();
+}
 
 ObjectDecoder::ObjectDecoder(const Json& j, std::string path) : json_(&j), path_(std::move(path)) {
   if (!j.is_null() && !j.is_object()) {

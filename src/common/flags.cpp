@@ -71,7 +71,9 @@ const std::string& FlagSet::get(const std::string& name) const {
   return it == flags_.end() ? kEmpty : it->second.value;
 }
 
-bool FlagSet::getBool(const std::string& name) const { return get(name) == "true"; }
+bool FlagSet::getBool(const std::string& name) const {
+  return get(name) == "true";
+}
 
 std::string FlagSet::usage() const {
   std::ostringstream os;

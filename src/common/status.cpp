@@ -42,27 +42,45 @@ Status::Status(StatusCode code, std::string message) {
   }
 }
 
-Status Status::invalidArgument(std::string m) { return {StatusCode::kInvalidArgument, std::move(m)}; }
-Status Status::notFound(std::string m) { return {StatusCode::kNotFound, std::move(m)}; }
-Status Status::alreadyExists(std::string m) { return {StatusCode::kAlreadyExists, std::move(m)}; }
-Status Status::conflict(std::string m) { return {StatusCode::kConflict, std::move(m)}; }
+Status Status::invalidArgument(std::string m) {
+  return {StatusCode::kInvalidArgument, std::move(m)};
+}
+Status Status::notFound(std::string m) {
+  return {StatusCode::kNotFound, std::move(m)};
+}
+Status Status::alreadyExists(std::string m) {
+  return {StatusCode::kAlreadyExists, std::move(m)};
+}
+Status Status::conflict(std::string m) {
+  return {StatusCode::kConflict, std::move(m)};
+}
 Status Status::failedPrecondition(std::string m) {
   return {StatusCode::kFailedPrecondition, std::move(m)};
 }
-Status Status::outOfRange(std::string m) { return {StatusCode::kOutOfRange, std::move(m)}; }
+Status Status::outOfRange(std::string m) {
+  return {StatusCode::kOutOfRange, std::move(m)};
+}
 Status Status::resourceExhausted(std::string m) {
   return {StatusCode::kResourceExhausted, std::move(m)};
 }
 Status Status::permissionDenied(std::string m) {
   return {StatusCode::kPermissionDenied, std::move(m)};
 }
-Status Status::unavailable(std::string m) { return {StatusCode::kUnavailable, std::move(m)}; }
+Status Status::unavailable(std::string m) {
+  return {StatusCode::kUnavailable, std::move(m)};
+}
 Status Status::deadlineExceeded(std::string m) {
   return {StatusCode::kDeadlineExceeded, std::move(m)};
 }
-Status Status::cancelled(std::string m) { return {StatusCode::kCancelled, std::move(m)}; }
-Status Status::unimplemented(std::string m) { return {StatusCode::kUnimplemented, std::move(m)}; }
-Status Status::internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
+Status Status::cancelled(std::string m) {
+  return {StatusCode::kCancelled, std::move(m)};
+}
+Status Status::unimplemented(std::string m) {
+  return {StatusCode::kUnimplemented, std::move(m)};
+}
+Status Status::internal(std::string m) {
+  return {StatusCode::kInternal, std::move(m)};
+}
 
 const std::string& Status::message() const {
   static const std::string kEmpty;  // NOLINT: immutable, function-local constant
@@ -120,6 +138,8 @@ int Status::toHttpCode() const {
   return 500;
 }
 
-std::ostream& operator<<(std::ostream& os, const Status& status) { return os << status.toString(); }
+std::ostream& operator<<(std::ostream& os, const Status& status) {
+  return os << status.toString();
+}
 
 }  // namespace koord

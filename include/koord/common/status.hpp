@@ -87,10 +87,10 @@ std::ostream& operator<<(std::ostream& os, const Status& status);
 }  // namespace koord
 
 // Returns from the enclosing function (which returns Status or Result<T>) when expr fails.
-#define KOORD_RETURN_IF_ERROR(expr)              \
-  do {                                           \
-    ::koord::Status koord_status_ = (expr);      \
-    if (!koord_status_.isOk()) {                 \
-      return koord_status_;                      \
-    }                                            \
+#define KOORD_RETURN_IF_ERROR(expr)         \
+  do {                                      \
+    ::koord::Status koord_status_ = (expr); \
+    if (!koord_status_.isOk()) {            \
+      return koord_status_;                 \
+    }                                       \
   } while (false)

@@ -1,8 +1,9 @@
+#include "koord/common/flags.hpp"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "koord/common/flags.hpp"
 #include "koord/common/program.hpp"
 #include "koord/common/version.hpp"
 

@@ -1,7 +1,8 @@
+#include "koord/common/status.hpp"
+
 #include <gtest/gtest.h>
 
 #include "koord/common/result.hpp"
-#include "koord/common/status.hpp"
 
 namespace koord {
 namespace {
