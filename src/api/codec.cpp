@@ -138,7 +138,11 @@ Status fromJson(const Json& j, Json& out, const std::string& /*path*/) {
 Status fromJson(const Json& j, resource::Quantity& out, const std::string& path) {
   std::string text;
   if (j.is_string()) {
-    text = j.get<std::string>();
+    // Go's Quantity.UnmarshalJSON trims surrounding whitespace before parsing.
+    const auto& raw = j.get_ref<const std::string&>();
+    auto first = raw.find_first_not_of(" \t\r\n");
+    auto last = raw.find_last_not_of(" \t\r\n");
+    text = first == std::string::npos ? std::string() : raw.substr(first, last - first + 1);
   } else if (j.is_number()) {
     text = j.dump();
   } else {
