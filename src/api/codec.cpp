@@ -57,7 +57,8 @@ Result<Json> parseJson(std::string_view text) {
   if (j.is_discarded()) {
     // Re-parse with exceptions only on the error path, to get the byte offset.
     try {
-      (void)Json::parse(text.begin(), text.end());
+      Json unused = Json::parse(text.begin(), text.end());
+      (void)unused;
     } catch (const Json::parse_error& e) {
       return Status::invalidArgument(std::string("failed to parse JSON: ") + e.what());
     } catch (const std::exception& e) {
