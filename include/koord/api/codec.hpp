@@ -60,6 +60,21 @@ Json toJson(const std::string& v);
 Json toJson(const Json& v);
 Json toJson(const resource::Quantity& q);
 
+// Declared before their definitions so that each container template can hold the others
+// (optional<vector<T>>, vector<map<...>>, ...).
+template <typename T>
+Status fromJson(const Json& j, std::optional<T>& out, const std::string& path);
+template <typename T>
+Status fromJson(const Json& j, std::vector<T>& out, const std::string& path);
+template <typename T, typename C>
+Status fromJson(const Json& j, std::map<std::string, T, C>& out, const std::string& path);
+template <typename T>
+Json toJson(const std::optional<T>& v);
+template <typename T>
+Json toJson(const std::vector<T>& v);
+template <typename T, typename C>
+Json toJson(const std::map<std::string, T, C>& m);
+
 template <typename T>
 Status fromJson(const Json& j, std::optional<T>& out, const std::string& path) {
   if (j.is_null()) {

@@ -1,0 +1,195 @@
+#include "koord/api/core/pod_helpers.hpp"
+
+#include <optional>
+#include <string>
+
+namespace koord::api::core {
+
+namespace {
+
+using resource::Quantity;
+using resource::ResourceList;
+
+constexpr std::string_view kHugePagesPrefix = "hugepages-";
+
+// list += other, key by key; a new key copies the other's quantity (and format), as Go's
+// addResourceList.
+Status addInto(ResourceList& list, const ResourceList& other) {
+  for (const auto& [name, quantity] : other) {
+    auto it = list.find(name);
+    if (it == list.end()) {
+      list.emplace(name, quantity);
+      continue;
+    }
+    KOORD_ASSIGN_OR_RETURN(it->second, it->second.add(quantity));
+  }
+  return Status::ok();
+}
+
+// list = max(list, other) for every key of other, as Go's maxResourceList.
+void maxInto(ResourceList& list, const ResourceList& other) {
+  for (const auto& [name, quantity] : other) {
+    auto it = list.find(name);
+    if (it == list.end()) {
+      list.emplace(name, quantity);
+    } else if (quantity > it->second) {
+      it->second = quantity;
+    }
+  }
+}
+
+bool isSupportedPodLevelResource(std::string_view name) {
+  return name == "cpu" || name == "memory" || name.starts_with(kHugePagesPrefix);
+}
+
+bool hasSupportedPodLevelResource(const ResourceList& list) {
+  for (const auto& [name, quantity] : list) {
+    if (isSupportedPodLevelResource(name)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void applyPodLevelResources(ResourceList& result, const ResourceList& pod_level) {
+  for (const auto& [name, quantity] : pod_level) {
+    if (isSupportedPodLevelResource(name)) {
+      result.insert_or_assign(name, quantity);
+    }
+  }
+}
+
+bool isRestartableInitContainer(const Container& c) {
+  return c.restartPolicy.has_value() && *c.restartPolicy == "Always";
+}
+
+using ResourcesOf = const ResourceList& (*)(const Container&);
+
+const ResourceList& requestsOf(const Container& c) {
+  return c.resources.requests;
+}
+const ResourceList& limitsOf(const Container& c) {
+  return c.resources.limits;
+}
+
+// The sidecar-aware aggregate of the KEP-753 formula: regular containers and sidecars are summed;
+// each init container needs its own resources plus the sidecars started before it; the result is
+// the maximum of the two.
+Result<ResourceList> aggregateContainers(const PodSpec& spec, ResourcesOf resources_of) {
+  ResourceList result;
+  for (const auto& c : spec.containers) {
+    KOORD_RETURN_IF_ERROR(addInto(result, resources_of(c)));
+  }
+  ResourceList restartable;
+  ResourceList init_max;
+  for (const auto& c : spec.initContainers) {
+    if (isRestartableInitContainer(c)) {
+      KOORD_RETURN_IF_ERROR(addInto(result, resources_of(c)));
+      KOORD_RETURN_IF_ERROR(addInto(restartable, resources_of(c)));
+      maxInto(init_max, restartable);
+    } else {
+      ResourceList combined;
+      KOORD_RETURN_IF_ERROR(addInto(combined, resources_of(c)));
+      KOORD_RETURN_IF_ERROR(addInto(combined, restartable));
+      maxInto(init_max, combined);
+    }
+  }
+  maxInto(result, init_max);
+  return result;
+}
+
+// The QoS class of one set of requirements (Kubernetes' resourceQOS).
+QosClass resourceQos(const ResourceRequirements& r) {
+  if (r.requests.empty() && r.limits.empty()) {
+    return QosClass::kBestEffort;
+  }
+  std::optional<QosClass> qos;
+  for (std::string_view name : {std::string_view("cpu"), std::string_view("memory")}) {
+    Quantity req = resource::get(r.requests, name);
+    Quantity lim = resource::get(r.limits, name);
+    if (req != lim) {
+      return QosClass::kBurstable;
+    }
+    bool best_effort = req.isZero();
+    if (!qos) {
+      qos = best_effort ? QosClass::kBestEffort : QosClass::kGuaranteed;
+    } else if (best_effort != (*qos == QosClass::kBestEffort)) {
+      return QosClass::kBurstable;
+    }
+  }
+  return *qos;
+}
+
+}  // namespace
+
+Result<ResourceList> podRequests(const Pod& pod) {
+  KOORD_ASSIGN_OR_RETURN(ResourceList reqs, aggregateContainers(pod.spec, requestsOf));
+  if (pod.spec.resources && hasSupportedPodLevelResource(pod.spec.resources->requests)) {
+    applyPodLevelResources(reqs, pod.spec.resources->requests);
+  }
+  KOORD_RETURN_IF_ERROR(addInto(reqs, pod.spec.overhead));
+  return reqs;
+}
+
+Result<ResourceList> podLimits(const Pod& pod) {
+  KOORD_ASSIGN_OR_RETURN(ResourceList limits, aggregateContainers(pod.spec, limitsOf));
+  if (pod.spec.resources && (hasSupportedPodLevelResource(pod.spec.resources->requests) ||
+                             hasSupportedPodLevelResource(pod.spec.resources->limits))) {
+    applyPodLevelResources(limits, pod.spec.resources->limits);
+  }
+  for (const auto& [name, quantity] : pod.spec.overhead) {
+    auto it = limits.find(name);
+    if (it != limits.end() && !it->second.isZero()) {
+      KOORD_ASSIGN_OR_RETURN(it->second, it->second.add(quantity));
+    }
+  }
+  return limits;
+}
+
+std::string_view qosClassName(QosClass qos) {
+  switch (qos) {
+    case QosClass::kBestEffort:
+      return "BestEffort";
+    case QosClass::kBurstable:
+      return "Burstable";
+    case QosClass::kGuaranteed:
+      return "Guaranteed";
+  }
+  return "BestEffort";
+}
+
+QosClass computePodQosClass(const Pod& pod) {
+  if (pod.spec.resources) {
+    return resourceQos(*pod.spec.resources);
+  }
+  std::optional<QosClass> pod_qos;
+  for (const auto* list : {&pod.spec.initContainers, &pod.spec.containers}) {
+    for (const auto& c : *list) {
+      QosClass qos = resourceQos(c.resources);
+      if (qos == QosClass::kBurstable) {
+        return qos;
+      }
+      if (!pod_qos) {
+        pod_qos = qos;
+      } else if (*pod_qos != qos) {
+        return QosClass::kBurstable;
+      }
+    }
+  }
+  return pod_qos.value_or(QosClass::kBestEffort);
+}
+
+QosClass podQosClass(const Pod& pod) {
+  for (QosClass qos : {QosClass::kBestEffort, QosClass::kBurstable, QosClass::kGuaranteed}) {
+    if (pod.status.qosClass == qosClassName(qos)) {
+      return qos;
+    }
+  }
+  return computePodQosClass(pod);
+}
+
+bool isPodTerminal(const Pod& pod) {
+  return pod.status.phase == "Succeeded" || pod.status.phase == "Failed";
+}
+
+}  // namespace koord::api::core
