@@ -10,6 +10,10 @@
 namespace koord::api {
 namespace {
 
+// The test's own fromJson/toJson overloads below would hide the codec's for unqualified calls.
+using ::koord::api::fromJson;
+using ::koord::api::toJson;
+
 // A small model written the way every real model is: typed fields plus `extra`.
 struct Owner {
   std::string name;

@@ -60,6 +60,9 @@ TEST(ExamplesTest, EveryExampleDecodesIntoItsModel) {
     if (example.doc.value.value("apiVersion", "") == "descheduler/v1alpha2") {
       continue;  // a component config, not an API object (see descheduler_config_test)
     }
+    if (example.doc.value.value("kind", "") == "Namespace") {
+      continue;  // a built-in kind koord has no model for; the apiserver checks it
+    }
     Status status = api::validateKnownObject(example.doc.value);
     EXPECT_TRUE(status.isOk()) << status;
     ++checked;

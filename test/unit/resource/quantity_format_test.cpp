@@ -1,6 +1,7 @@
 // Quantity formatting and construction against Kubernetes' tables.
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,11 @@ struct StringCase {
   std::string_view expect;
   std::string_view alternate;  // another spelling that must print as `expect`
 };
+
+// Names the case by its text in test output and ctest names.
+void PrintTo(const StringCase& c, std::ostream* os) {
+  *os << "\"" << c.expect << "\"";
+}
 
 // quantity_test.go TestQuantityString.
 const StringCase kTestQuantityString[] = {

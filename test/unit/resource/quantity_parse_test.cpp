@@ -1,6 +1,7 @@
 // Quantity::parse against Kubernetes' own tables (k8s.io/apimachinery pkg/api/resource).
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,11 @@ struct ParseCase {
   std::string_view string;  // Go's String() after ParseQuantity
   int64_t milli;            // Go's MilliValue()
 };
+
+// Names the case by its text in test output and ctest names.
+void PrintTo(const ParseCase& c, std::ostream* os) {
+  *os << "\"" << c.input << "\"";
+}
 
 // quantity_test.go TestQuantityParse: the table of valid inputs, with Go's expected value and
 // format; String() is Go's (CanonicalizeBytes, or the input where ParseQuantity caches it).

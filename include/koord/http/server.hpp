@@ -1,0 +1,108 @@
+// HttpServer: a small HTTP/1.1 server for the extender, webhooks, health checks and /metrics.
+//
+// Routing is by method and exact path. The server answers by itself:
+//   404 no route has the path;            405 the path exists for other methods (with Allow);
+//   413 the body exceeds max_body_bytes;  500 the handler threw (the server keeps serving);
+//   503 the handler did not answer within request_timeout (its late result is discarded), or the
+//       server is stopping; 400 for requests the HTTP parser rejects.
+// 413 and the timeout/stopping 503s carry "Connection: close". A body over the cap is never kept:
+// the 413 goes out once the client has sent it (read and dropped, up to 16 MiB past the cap), and a
+// larger one is cut off. An answer is written only after the request body has arrived.
+//
+// Threading: handlers run on a pool of options.handler_threads threads and may run concurrently
+// with each other; a handler must be thread-safe and should return promptly (a handler that never
+// returns holds one pool thread and blocks the server's destruction). All methods of HttpServer are
+// thread-safe.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "koord/common/result.hpp"
+#include "koord/log/logger.hpp"
+
+namespace koord::http {
+
+// Orders header names case-insensitively (ASCII), so HttpHeaders finds "content-type" as
+// "Content-Type".
+struct HeaderNameLess {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const;
+};
+using HttpHeaders = std::map<std::string, std::string, HeaderNameLess>;
+
+struct HttpRequest {
+  std::string method;   // "GET", "POST", ... (standard methods upper-cased)
+  std::string path;     // percent-decoded, e.g. "/filter"
+  std::string query;    // raw, without '?', e.g. "a=1&b=x%20y"; "" when absent
+  HttpHeaders headers;  // repeated headers are joined with ", "
+  std::string body;
+  std::string remote_address;
+
+  // The header's value, or "" when absent.
+  [[nodiscard]] std::string header(std::string_view name) const;
+  // The percent-decoded value of the first query parameter `name` ('+' reads as a space), nullopt
+  // when absent; "a" in "?a&b=1" is present and empty.
+  [[nodiscard]] std::optional<std::string> queryParam(std::string_view name) const;
+};
+
+struct HttpResponse {
+  int status = 200;
+  HttpHeaders headers;  // Content-Type defaults to "text/plain; charset=utf-8"
+  std::string body;
+
+  static HttpResponse text(int status, std::string body);
+  static HttpResponse json(int status, std::string body);  // application/json
+};
+
+using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
+
+struct HttpServerOptions {
+  // An IPv4 address or host name to listen on ("0.0.0.0" for every interface).
+  std::string address = "127.0.0.1";
+  // 0 picks a free port; port() tells which.
+  uint16_t port = 0;
+  std::size_t max_body_bytes = std::size_t{4} << 20;
+  // Counted from the moment the request headers arrive, so a slowly sent body counts too.
+  std::chrono::milliseconds request_timeout = std::chrono::seconds(5);
+  std::size_t handler_threads = 8;
+  // Receives warnings (handler exceptions, timeouts); discards by default.
+  log::Logger logger;
+};
+
+class HttpServer {
+ public:
+  virtual ~HttpServer() = default;
+
+  // Validates the options (kInvalidArgument naming the field); does no I/O. The implementation is
+  // cpprestsdk's http_listener (see docs in src/http/cpprest_server.cpp).
+  [[nodiscard]] static Result<std::unique_ptr<HttpServer>> create(const HttpServerOptions& options);
+
+  // Routes `method` (e.g. "POST") and the exact `path` (starting with '/') to `handler`. Allowed
+  // before and after start(). kAlreadyExists for a route given twice, kInvalidArgument for a bad
+  // method or path.
+  [[nodiscard]] virtual Status route(std::string_view method, std::string_view path,
+                                     HttpHandler handler) = 0;
+
+  // Binds and starts serving. With port 0 a free port is reserved first (see port()). Fails with
+  // kUnavailable naming the address when it cannot listen, kFailedPrecondition when called twice.
+  [[nodiscard]] virtual Status start() = 0;
+
+  // The port being listened on after a successful start() (the real one when options.port was
+  // 0); 0 before.
+  [[nodiscard]] virtual uint16_t port() const = 0;
+
+  // Graceful stop: new requests get 503 "Connection: close" at once, requests in flight get up to
+  // `grace` to finish and be answered, then every connection is closed. Idempotent; the destructor
+  // calls stop(0s) and then waits for handlers still running.
+  virtual void stop(std::chrono::milliseconds grace) = 0;
+};
+
+}  // namespace koord::http

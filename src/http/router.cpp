@@ -1,0 +1,58 @@
+#include "router.hpp"
+
+#include <algorithm>
+#include <mutex>
+
+namespace koord::http::detail {
+namespace {
+
+// RFC 9110 token characters.
+bool isTokenChar(char c) {
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+    return true;
+  }
+  return std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
+}  // namespace
+
+Status Router::add(std::string_view method, std::string_view path, HttpHandler handler) {
+  const std::string route = std::string(method) + " " + std::string(path);
+  if (method.empty() || !std::all_of(method.begin(), method.end(), isTokenChar)) {
+    return Status::invalidArgument("failed to add route '" + route + "': invalid method");
+  }
+  if (path.empty() || path[0] != '/') {
+    return Status::invalidArgument("failed to add route '" + route + "': path must start with '/'");
+  }
+  if (!handler) {
+    return Status::invalidArgument("failed to add route '" + route + "': no handler");
+  }
+  std::unique_lock lock(mu_);
+  auto& methods = routes_[std::string(path)];
+  if (!methods.emplace(std::string(method), std::move(handler)).second) {
+    return Status::alreadyExists("failed to add route '" + route + "': already routed");
+  }
+  return Status::ok();
+}
+
+Router::Match Router::find(std::string_view method, std::string_view path) const {
+  std::shared_lock lock(mu_);
+  Match match;
+  const auto it = routes_.find(path);
+  if (it == routes_.end()) {
+    return match;
+  }
+  const auto handler = it->second.find(std::string(method));
+  if (handler != it->second.end()) {
+    match.kind = Match::Kind::kFound;
+    match.handler = handler->second;
+    return match;
+  }
+  match.kind = Match::Kind::kMethodNotAllowed;
+  for (const auto& [allowed, unused] : it->second) {
+    match.allow += match.allow.empty() ? allowed : ", " + allowed;
+  }
+  return match;
+}
+
+}  // namespace koord::http::detail

@@ -1,0 +1,13 @@
+// Small text helpers shared by the HTTP sources (private to koord_http).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace koord::http::detail {
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b);
+// Decodes %XX escapes (malformed escapes are kept as they are); '+' becomes ' ' when asked.
+std::string percentDecode(std::string_view text, bool plus_is_space);
+
+}  // namespace koord::http::detail
