@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "koord/common/program.hpp"
+#include "koord/log/flags.hpp"
 
 namespace koord::agent::app {
 
@@ -12,12 +13,16 @@ int runAgent(int argc, const char* const* argv, std::ostream& out, std::ostream&
                 "NodeMetric\nfor its node, writes cgroup and resctrl settings, runs CPU "
                 "suppress/burst, memory QoS\nand BE eviction.");
   flags.addString("kubeconfig", "", "path to a kubeconfig; in-cluster config when empty");
-  flags.addString("log-level", "info", "trace, debug, info, warn, error or off");
-  flags.addString("log-format", "text", "text or json");
+  log::addLogFlags(flags);
   return runProgram(
       flags, "koord-agent", argc, argv,
-      [&](const FlagSet&) {
-        err << "koord-agent: not built yet (see docs/)\n";
+      [&](const FlagSet& parsed) {
+        auto logger = log::loggerFromFlags(parsed, err, "koord-agent");
+        if (!logger.ok()) {
+          err << "koord-agent: " << logger.status().message() << "\n";
+          return 2;
+        }
+        logger->error("no server to run yet: this build has the core library only (see docs/)");
         return 1;
       },
       out, err);

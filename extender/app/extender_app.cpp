@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "koord/common/program.hpp"
+#include "koord/log/flags.hpp"
 
 namespace koord::extender::app {
 
@@ -12,12 +13,16 @@ int runExtender(int argc, const char* const* argv, std::ostream& out, std::ostre
                 "CPU/NUMA, GPU sharing, ElasticQuota, load-aware placement and gang scheduling.");
   flags.addString("address", "127.0.0.1:10262", "address the extender serves on");
   flags.addString("kubeconfig", "", "path to a kubeconfig; in-cluster config when empty");
-  flags.addString("log-level", "info", "trace, debug, info, warn, error or off");
-  flags.addString("log-format", "text", "text or json");
+  log::addLogFlags(flags);
   return runProgram(
       flags, "koord-extender", argc, argv,
-      [&](const FlagSet&) {
-        err << "koord-extender: the extender server is not built yet (see docs/)\n";
+      [&](const FlagSet& parsed) {
+        auto logger = log::loggerFromFlags(parsed, err, "koord-extender");
+        if (!logger.ok()) {
+          err << "koord-extender: " << logger.status().message() << "\n";
+          return 2;
+        }
+        logger->error("no server to run yet: this build has the core library only (see docs/)");
         return 1;
       },
       out, err);

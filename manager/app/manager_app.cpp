@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "koord/common/program.hpp"
+#include "koord/log/flags.hpp"
 
 namespace koord::manager::app {
 
@@ -11,12 +12,16 @@ int runManager(int argc, const char* const* argv, std::ostream& out, std::ostrea
       "koord-manager",
       "The control-plane manager: NodeSLO, batch/mid node resources and admission webhooks.");
   flags.addString("kubeconfig", "", "path to a kubeconfig; in-cluster config when empty");
-  flags.addString("log-level", "info", "trace, debug, info, warn, error or off");
-  flags.addString("log-format", "text", "text or json");
+  log::addLogFlags(flags);
   return runProgram(
       flags, "koord-manager", argc, argv,
-      [&](const FlagSet&) {
-        err << "koord-manager: not built yet (see docs/)\n";
+      [&](const FlagSet& parsed) {
+        auto logger = log::loggerFromFlags(parsed, err, "koord-manager");
+        if (!logger.ok()) {
+          err << "koord-manager: " << logger.status().message() << "\n";
+          return 2;
+        }
+        logger->error("no server to run yet: this build has the core library only (see docs/)");
         return 1;
       },
       out, err);
