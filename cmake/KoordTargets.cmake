@@ -43,3 +43,37 @@ function(koord_add_test name)
   gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST
                        PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 120)
 endfunction()
+
+# The shared control plane for integration tests (see test/integration/CMakeLists.txt): its
+# directory, and the kubeconfig every integration test receives as KOORD_TEST_KUBECONFIG.
+set(KOORD_CONTROLPLANE_DIR ${PROJECT_BINARY_DIR}/controlplane)
+
+# koord_add_integration_test(<name> SOURCES <files...> DEPS <targets...>)
+# A GoogleTest binary run against the real control plane: ctest label `integration`, requires the
+# `controlplane` fixture (one cluster shared by all integration tests; each test uses its own
+# namespace or names), and gets KOORD_TEST_KUBECONFIG and KOORD_TEST_CLUSTER_DIR.
+function(koord_add_integration_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE koord_options ${ARG_DEPS} GTest::gmock GTest::gtest_main)
+  target_compile_definitions(${name} PRIVATE KOORD_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  add_test(NAME integration.${name} COMMAND ${name})
+  set_tests_properties(integration.${name} PROPERTIES
+    LABELS integration
+    FIXTURES_REQUIRED controlplane
+    RESOURCE_LOCK controlplane
+    TIMEOUT 600
+    ENVIRONMENT "KOORD_TEST_KUBECONFIG=${KOORD_CONTROLPLANE_DIR}/kubeconfig;KOORD_TEST_CLUSTER_DIR=${KOORD_CONTROLPLANE_DIR}")
+endfunction()
+
+# koord_add_integration_script(<name> <script> [args...])
+# A shell test against the real control plane (same fixture, label and environment as above).
+function(koord_add_integration_script name script)
+  add_test(NAME integration.${name} COMMAND bash ${script} ${ARGN})
+  set_tests_properties(integration.${name} PROPERTIES
+    LABELS integration
+    FIXTURES_REQUIRED controlplane
+    RESOURCE_LOCK controlplane
+    TIMEOUT 600
+    ENVIRONMENT "KOORD_TEST_KUBECONFIG=${KOORD_CONTROLPLANE_DIR}/kubeconfig;KOORD_TEST_CLUSTER_DIR=${KOORD_CONTROLPLANE_DIR};KOORD_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+endfunction()

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Runs every koord test on a Debian 12 machine: installs the dependencies (cmake/install-deps.sh),
-# builds the `asan` (ASan + UBSan) and `default` (RelWithDebInfo) presets, and runs ctest on both.
-# Exits non-zero on the first failure. The last lines printed are ctest's summary for `default`.
+# builds the real control plane the integration tests use (test/controlplane/build-binaries.sh:
+# etcd, kube-apiserver, kube-scheduler, kube-controller-manager, kubectl, helm and kwok from the Go
+# module proxy, cached under ~/.cache/koord, so only the first run pays for it), builds the `asan`
+# (ASan + UBSan) and `default` (RelWithDebInfo) presets, runs the unit tests under `asan` and every
+# test under `default`. Exits non-zero on the first failure; the last lines are ctest's summary.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash cmake/install-deps.sh
+echo "=== control plane binaries"
+bash test/controlplane/build-binaries.sh
 
 for preset in asan default; do
   echo "=== build: $preset"
@@ -15,5 +20,5 @@ done
 
 echo "=== test: asan (unit tests under AddressSanitizer and UndefinedBehaviorSanitizer)"
 ctest --preset asan --label-regex unit
-echo "=== test: default (every test)"
+echo "=== test: default (every test: unit, integration, lint, fuzz replay, benchmark smoke)"
 ctest --preset default

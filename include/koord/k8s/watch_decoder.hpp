@@ -1,0 +1,79 @@
+// Decoder for the apiserver's watch stream: a sequence of JSON objects
+// {"type":"ADDED|MODIFIED|DELETED|BOOKMARK|ERROR","object":{...}}, usually one per line. The
+// decoder relies on neither newlines nor chunk boundaries: it finds each object's end by tracking
+// nesting and string escapes itself, so every byte is scanned once, and parses each complete
+// object on its own.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "koord/api/codec.hpp"
+#include "koord/common/status.hpp"
+
+namespace koord::k8s {
+
+using Json = api::Json;
+
+enum class WatchEventType { kAdded, kModified, kDeleted, kBookmark, kError };
+
+// "ADDED", "MODIFIED", ...
+std::string_view watchEventTypeName(WatchEventType type);
+
+struct WatchEvent {
+  WatchEventType type = WatchEventType::kAdded;
+  // The object (for kError, a metav1.Status).
+  Json object;
+  // object.metadata.resourceVersion; empty when absent (always for kError).
+  std::string resource_version;
+
+  // An ERROR event whose Status has code 410 ("Gone" / "Expired"): the requested
+  // resourceVersion is too old and the caller must list again before it watches.
+  [[nodiscard]] bool isGone() const;
+  // For an ERROR event, "failed to watch: <status message>" with a code that follows the HTTP
+  // code of the Status (410 kFailedPrecondition, 404 kNotFound, 401/403 kPermissionDenied, 429
+  // kResourceExhausted, 5xx kUnavailable, otherwise kInternal). Ok for every other type.
+  [[nodiscard]] Status errorStatus() const;
+};
+
+// Not thread-safe: one decoder per stream, fed from one thread.
+class WatchDecoder {
+ public:
+  static constexpr size_t kDefaultMaxEventBytes = size_t{16} << 20;
+
+  explicit WatchDecoder(size_t max_event_bytes = kDefaultMaxEventBytes);
+
+  // Consumes the next bytes of the stream and calls `emit` once for every event completed by
+  // them, in stream order. On malformed input (bytes outside an object other than whitespace, an
+  // object that is not valid JSON or not a watch event, an event over the size cap) it returns
+  // kInvalidArgument (kResourceExhausted for the cap) after emitting the events before the bad
+  // one; the decoder then stays failed and every later feed() returns the same error and emits
+  // nothing.
+  [[nodiscard]] Status feed(std::string_view chunk, const std::function<void(WatchEvent&&)>& emit);
+
+  // Called at the end of the stream: an error when an event was cut off (or the decoder failed).
+  [[nodiscard]] Status finish() const;
+
+  // Bytes of the incomplete event held now.
+  [[nodiscard]] size_t bufferedBytes() const { return buffer_.size(); }
+
+ private:
+  Status fail(Status status);
+  Status emitBuffered(const std::function<void(WatchEvent&&)>& emit);
+
+  size_t max_event_bytes_;
+  std::string buffer_;  // the bytes of the event being read, from its '{'
+  int64_t depth_ = 0;
+  bool in_string_ = false;
+  bool escape_ = false;
+  Status error_;
+};
+
+// Decodes one complete watch event object (the decoder's second step, exposed for tests and for
+// callers that already have the framed object).
+[[nodiscard]] Status decodeWatchEvent(std::string_view text, WatchEvent& out);
+
+}  // namespace koord::k8s

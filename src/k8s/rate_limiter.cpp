@@ -1,0 +1,51 @@
+#include "koord/k8s/rate_limiter.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace koord::k8s {
+
+RateLimiter::RateLimiter(double qps, int burst, Clock clock)
+    : qps_(qps),
+      burst_(static_cast<double>(std::max(burst, 1))),
+      clock_(clock ? std::move(clock) : Clock([] { return std::chrono::steady_clock::now(); })),
+      tokens_(burst_),
+      last_(clock_()) {}
+
+void RateLimiter::refillLocked(std::chrono::steady_clock::time_point now) {
+  if (now > last_) {
+    const double elapsed = std::chrono::duration<double>(now - last_).count();
+    tokens_ = std::min(burst_, tokens_ + elapsed * qps_);
+    last_ = now;
+  }
+}
+
+std::chrono::nanoseconds RateLimiter::reserve() {
+  if (qps_ <= 0) {
+    return std::chrono::nanoseconds(0);
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  refillLocked(clock_());
+  tokens_ -= 1.0;
+  if (tokens_ >= 0) {
+    return std::chrono::nanoseconds(0);
+  }
+  const double wait_s = -tokens_ / qps_;
+  return std::chrono::nanoseconds(static_cast<int64_t>(std::ceil(wait_s * 1e9)));
+}
+
+bool RateLimiter::tryAccept() {
+  if (qps_ <= 0) {
+    return true;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  refillLocked(clock_());
+  if (tokens_ < 1.0) {
+    return false;
+  }
+  tokens_ -= 1.0;
+  return true;
+}
+
+}  // namespace koord::k8s

@@ -1,0 +1,232 @@
+#include "koord/k8s/watch_decoder.hpp"
+
+#include <string>
+#include <utility>
+
+namespace koord::k8s {
+
+namespace {
+
+// Go's encoding/json refuses deeper nesting, so no apiserver object exceeds it.
+constexpr int64_t kMaxDepth = 10000;
+
+bool isJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+std::string hexByte(char c) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  const auto b = static_cast<unsigned char>(c);
+  return std::string{'0', 'x', kDigits[b >> 4], kDigits[b & 0xf]};
+}
+
+Status decodeError(const std::string& cause) {
+  return Status::invalidArgument("failed to decode watch event: " + cause);
+}
+
+bool parseType(std::string_view name, WatchEventType& out) {
+  static constexpr WatchEventType kTypes[] = {WatchEventType::kAdded, WatchEventType::kModified,
+                                              WatchEventType::kDeleted, WatchEventType::kBookmark,
+                                              WatchEventType::kError};
+  for (WatchEventType t : kTypes) {
+    if (watchEventTypeName(t) == name) {
+      out = t;
+      return true;
+    }
+  }
+  return false;
+}
+
+int64_t statusHttpCode(const Json& object) {
+  if (!object.is_object()) {
+    return 0;
+  }
+  const auto it = object.find("code");
+  return it != object.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
+}
+
+std::string statusText(const Json& object, const char* key) {
+  if (!object.is_object()) {
+    return "";
+  }
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+}  // namespace
+
+std::string_view watchEventTypeName(WatchEventType type) {
+  switch (type) {
+    case WatchEventType::kAdded:
+      return "ADDED";
+    case WatchEventType::kModified:
+      return "MODIFIED";
+    case WatchEventType::kDeleted:
+      return "DELETED";
+    case WatchEventType::kBookmark:
+      return "BOOKMARK";
+    case WatchEventType::kError:
+      return "ERROR";
+  }
+  return "UNKNOWN";
+}
+
+bool WatchEvent::isGone() const {
+  return type == WatchEventType::kError && statusHttpCode(object) == 410;
+}
+
+Status WatchEvent::errorStatus() const {
+  if (type != WatchEventType::kError) {
+    return Status::ok();
+  }
+  const int64_t code = statusHttpCode(object);
+  std::string message = statusText(object, "message");
+  if (message.empty()) {
+    message = statusText(object, "reason");
+  }
+  if (message.empty()) {
+    message = "apiserver sent an ERROR event with code " + std::to_string(code);
+  }
+  message = "failed to watch: " + message;
+  if (code == 410) {
+    return Status::failedPrecondition(std::move(message));
+  }
+  if (code == 404) {
+    return Status::notFound(std::move(message));
+  }
+  if (code == 401 || code == 403) {
+    return Status::permissionDenied(std::move(message));
+  }
+  if (code == 429) {
+    return Status::resourceExhausted(std::move(message));
+  }
+  if (code >= 500 && code < 600) {
+    return Status::unavailable(std::move(message));
+  }
+  return Status::internal(std::move(message));
+}
+
+Status decodeWatchEvent(std::string_view text, WatchEvent& out) {
+  Result<Json> parsed = api::parseJson(text);
+  if (!parsed.ok()) {
+    return decodeError(parsed.status().message());
+  }
+  Json& j = *parsed;
+  if (!j.is_object()) {
+    return decodeError(std::string("expected object, got ") +
+                       std::string(api::jsonTypeName(j)));
+  }
+  const auto type_it = j.find("type");
+  if (type_it == j.end() || !type_it->is_string()) {
+    return decodeError("type: required string");
+  }
+  WatchEventType type{};
+  if (!parseType(type_it->get_ref<const std::string&>(), type)) {
+    return decodeError("type: unknown event type '" + type_it->get<std::string>() + "'");
+  }
+  const auto object_it = j.find("object");
+  if (object_it == j.end() || !object_it->is_object()) {
+    return decodeError("object: expected object");
+  }
+  out.type = type;
+  out.object = std::move(*object_it);
+  out.resource_version.clear();
+  const auto meta_it = out.object.find("metadata");
+  if (type != WatchEventType::kError && meta_it != out.object.end() && meta_it->is_object()) {
+    const auto rv_it = meta_it->find("resourceVersion");
+    if (rv_it != meta_it->end() && rv_it->is_string()) {
+      out.resource_version = rv_it->get<std::string>();
+    }
+  }
+  return Status::ok();
+}
+
+WatchDecoder::WatchDecoder(size_t max_event_bytes) : max_event_bytes_(max_event_bytes) {}
+
+Status WatchDecoder::fail(Status status) {
+  error_ = std::move(status);
+  buffer_.clear();
+  buffer_.shrink_to_fit();
+  return error_;
+}
+
+Status WatchDecoder::emitBuffered(const std::function<void(WatchEvent&&)>& emit) {
+  WatchEvent event;
+  Status status = decodeWatchEvent(buffer_, event);
+  buffer_.clear();
+  if (!status.isOk()) {
+    return fail(std::move(status));
+  }
+  emit(std::move(event));
+  return Status::ok();
+}
+
+Status WatchDecoder::feed(std::string_view chunk,
+                          const std::function<void(WatchEvent&&)>& emit) {
+  if (!error_.isOk()) {
+    return error_;
+  }
+  size_t i = 0;
+  while (i < chunk.size()) {
+    if (depth_ == 0) {
+      // Between events: whitespace, then the '{' that opens the next one.
+      const char c = chunk[i];
+      if (isJsonSpace(c)) {
+        ++i;
+        continue;
+      }
+      if (c != '{') {
+        return fail(decodeError("unexpected byte " + hexByte(c) + " between events"));
+      }
+    }
+    // Inside an event: scan to its closing brace or the end of the chunk.
+    const size_t start = i;
+    bool complete = false;
+    for (; i < chunk.size(); ++i) {
+      const char c = chunk[i];
+      if (in_string_) {
+        if (escape_) {
+          escape_ = false;
+        } else if (c == '\\') {
+          escape_ = true;
+        } else if (c == '"') {
+          in_string_ = false;
+        }
+        continue;
+      }
+      if (c == '"') {
+        in_string_ = true;
+      } else if (c == '{' || c == '[') {
+        if (++depth_ > kMaxDepth) {
+          return fail(decodeError("nesting deeper than " + std::to_string(kMaxDepth)));
+        }
+      } else if (c == '}' || c == ']') {
+        if (--depth_ == 0) {
+          ++i;
+          complete = true;
+          break;
+        }
+      }
+    }
+    if (buffer_.size() + (i - start) > max_event_bytes_) {
+      return fail(Status::resourceExhausted("failed to decode watch event: event exceeds " +
+                                            std::to_string(max_event_bytes_) + " bytes"));
+    }
+    buffer_.append(chunk.data() + start, i - start);
+    if (complete) {
+      KOORD_RETURN_IF_ERROR(emitBuffered(emit));
+    }
+  }
+  return Status::ok();
+}
+
+Status WatchDecoder::finish() const {
+  if (!error_.isOk()) {
+    return error_;
+  }
+  if (!buffer_.empty()) {
+    return decodeError("stream ended inside an event after " + std::to_string(buffer_.size()) +
+                       " bytes");
+  }
+  return Status::ok();
+}
+
+}  // namespace koord::k8s
