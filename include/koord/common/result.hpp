@@ -66,12 +66,14 @@ class [[nodiscard]] Result {
 
 #define KOORD_CONCAT_INNER_(a, b) a##b
 #define KOORD_CONCAT_(a, b) KOORD_CONCAT_INNER_(a, b)
+// NOLINTBEGIN(bugprone-macro-parentheses): lhs is a declaration and cannot be parenthesized.
 #define KOORD_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
   auto tmp = (expr);                                 \
   if (!tmp.ok()) {                                   \
     return tmp.status();                             \
   }                                                  \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)
 
 // `KOORD_ASSIGN_OR_RETURN(auto x, f());` declares x from a Result, or returns its Status.
 #define KOORD_ASSIGN_OR_RETURN(lhs, expr) \
