@@ -52,6 +52,17 @@ Status typeError(const std::string& path, std::string_view what, const Json& got
   return Status::invalidArgument(std::move(msg));
 }
 
+std::string stringOr(const Json& obj, std::string_view key, std::string fallback) {
+  if (!obj.is_object()) {
+    return fallback;
+  }
+  auto it = obj.find(key);
+  if (it == obj.end() || !it->is_string()) {
+    return fallback;
+  }
+  return it->get<std::string>();
+}
+
 Result<Json> parseJson(std::string_view text) {
   Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) {

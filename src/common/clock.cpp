@@ -21,7 +21,9 @@ void Clock::sleepUntil(TimePoint deadline) const {
   }
 }
 
-Clock::TimePoint RealClock::now() const { return std::chrono::steady_clock::now(); }
+Clock::TimePoint RealClock::now() const {
+  return std::chrono::steady_clock::now();
+}
 
 bool RealClock::waitUntil(std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
                           TimePoint deadline, const std::function<bool()>& pred) const {

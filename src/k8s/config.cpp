@@ -131,18 +131,18 @@ Result<ClientConfig> parseKubeconfig(const std::string& path, const config::Yaml
   if (context.empty()) {
     KOORD_ASSIGN_OR_RETURN(auto current, r.stringAt("current-context", "/current-context"));
     if (!current || current->empty()) {
-      return r.error("current-context", "/current-context",
-                     "not set and no context was given");
+      return r.error("current-context", "/current-context", "not set and no context was given");
     }
     context = *current;
   }
-  KOORD_ASSIGN_OR_RETURN(size_t ctx_index,
-                         r.findNamed("contexts", context, context_flag.empty() ? "current-context"
-                                                                               : "context",
-                                     "/current-context"));
+  KOORD_ASSIGN_OR_RETURN(
+      size_t ctx_index,
+      r.findNamed("contexts", context, context_flag.empty() ? "current-context" : "context",
+                  "/current-context"));
   const std::string ctx_field = "contexts[" + std::to_string(ctx_index) + "].context";
   const std::string ctx_ptr = "/contexts/" + std::to_string(ctx_index) + "/context";
-  KOORD_ASSIGN_OR_RETURN(auto cluster_name, r.stringAt(ctx_field + ".cluster", ctx_ptr + "/cluster"));
+  KOORD_ASSIGN_OR_RETURN(auto cluster_name,
+                         r.stringAt(ctx_field + ".cluster", ctx_ptr + "/cluster"));
   if (!cluster_name || cluster_name->empty()) {
     return r.error(ctx_field + ".cluster", ctx_ptr, "required");
   }
@@ -151,9 +151,9 @@ Result<ClientConfig> parseKubeconfig(const std::string& path, const config::Yaml
 
   ClientConfig out;
   out.default_namespace = ns.value_or("");
-  KOORD_ASSIGN_OR_RETURN(size_t cluster_index, r.findNamed("clusters", *cluster_name,
-                                                           ctx_field + ".cluster",
-                                                           ctx_ptr + "/cluster"));
+  KOORD_ASSIGN_OR_RETURN(
+      size_t cluster_index,
+      r.findNamed("clusters", *cluster_name, ctx_field + ".cluster", ctx_ptr + "/cluster"));
   const std::string cf = "clusters[" + std::to_string(cluster_index) + "].cluster";
   const std::string cp = "/clusters/" + std::to_string(cluster_index) + "/cluster";
   KOORD_ASSIGN_OR_RETURN(auto server, r.stringAt(cf + ".server", cp + "/server"));
@@ -172,8 +172,8 @@ Result<ClientConfig> parseKubeconfig(const std::string& path, const config::Yaml
                          r.fileAt(cf + ".certificate-authority", cp + "/certificate-authority"));
   KOORD_ASSIGN_OR_RETURN(out.ca_data, r.dataAt(cf + ".certificate-authority-data",
                                                cp + "/certificate-authority-data"));
-  KOORD_ASSIGN_OR_RETURN(out.insecure, r.boolAt(cf + ".insecure-skip-tls-verify",
-                                                cp + "/insecure-skip-tls-verify"));
+  KOORD_ASSIGN_OR_RETURN(
+      out.insecure, r.boolAt(cf + ".insecure-skip-tls-verify", cp + "/insecure-skip-tls-verify"));
 
   if (user_name && !user_name->empty()) {
     KOORD_ASSIGN_OR_RETURN(size_t user_index, r.findNamed("users", *user_name, ctx_field + ".user",
@@ -191,16 +191,17 @@ Result<ClientConfig> parseKubeconfig(const std::string& path, const config::Yaml
     KOORD_ASSIGN_OR_RETURN(out.token_file, r.fileAt(uf + ".tokenFile", up + "/tokenFile"));
     KOORD_ASSIGN_OR_RETURN(out.cert_file,
                            r.fileAt(uf + ".client-certificate", up + "/client-certificate"));
-    KOORD_ASSIGN_OR_RETURN(out.cert_data, r.dataAt(uf + ".client-certificate-data",
-                                                   up + "/client-certificate-data"));
+    KOORD_ASSIGN_OR_RETURN(
+        out.cert_data, r.dataAt(uf + ".client-certificate-data", up + "/client-certificate-data"));
     KOORD_ASSIGN_OR_RETURN(out.key_file, r.fileAt(uf + ".client-key", up + "/client-key"));
     KOORD_ASSIGN_OR_RETURN(out.key_data,
                            r.dataAt(uf + ".client-key-data", up + "/client-key-data"));
     const bool has_cert = !out.cert_file.empty() || !out.cert_data.empty();
     const bool has_key = !out.key_file.empty() || !out.key_data.empty();
     if (has_cert != has_key) {
-      return r.error(uf, up, has_cert ? "client-certificate given without client-key"
-                                      : "client-key given without client-certificate");
+      return r.error(uf, up,
+                     has_cert ? "client-certificate given without client-key"
+                              : "client-key given without client-certificate");
     }
   }
   return out;
@@ -219,11 +220,16 @@ std::string envOr(const InClusterEnv& where, const std::string& name) {
 }
 
 int base64Value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+' || c == '-') return 62;
-  if (c == '/' || c == '_') return 63;
+  if (c >= 'A' && c <= 'Z')
+    return c - 'A';
+  if (c >= 'a' && c <= 'z')
+    return c - 'a' + 26;
+  if (c >= '0' && c <= '9')
+    return c - '0' + 52;
+  if (c == '+' || c == '-')
+    return 62;
+  if (c == '/' || c == '_')
+    return 63;
   return -1;
 }
 

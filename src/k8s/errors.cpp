@@ -4,16 +4,32 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "koord/api/codec.hpp"
+
 namespace koord::k8s {
 namespace {
 
 // meta/v1 StatusReason values (k8s.io/apimachinery/pkg/apis/meta/v1/types.go).
-constexpr std::array<std::string_view, 20> kReasons = {
-    "Unauthorized",      "Forbidden",         "NotFound",           "AlreadyExists",
-    "Conflict",          "Gone",              "Invalid",            "ServerTimeout",
-    "StoreReadError",    "Timeout",           "TooManyRequests",    "BadRequest",
-    "MethodNotAllowed",  "NotAcceptable",     "RequestEntityTooLarge", "UnsupportedMediaType",
-    "InternalError",     "Expired",           "ServiceUnavailable", "Unknown"};
+constexpr std::array<std::string_view, 20> kReasons = {"Unauthorized",
+                                                       "Forbidden",
+                                                       "NotFound",
+                                                       "AlreadyExists",
+                                                       "Conflict",
+                                                       "Gone",
+                                                       "Invalid",
+                                                       "ServerTimeout",
+                                                       "StoreReadError",
+                                                       "Timeout",
+                                                       "TooManyRequests",
+                                                       "BadRequest",
+                                                       "MethodNotAllowed",
+                                                       "NotAcceptable",
+                                                       "RequestEntityTooLarge",
+                                                       "UnsupportedMediaType",
+                                                       "InternalError",
+                                                       "Expired",
+                                                       "ServiceUnavailable",
+                                                       "Unknown"};
 
 bool isKnownReason(std::string_view word) {
   for (std::string_view r : kReasons) {
@@ -80,22 +96,38 @@ std::string quoteBody(std::string_view body) {
 
 std::string_view reasonForHttpCode(int http_code) {
   switch (http_code) {
-    case 400: return "BadRequest";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "NotFound";
-    case 405: return "MethodNotAllowed";
-    case 406: return "NotAcceptable";
-    case 409: return "Conflict";
-    case 410: return "Gone";
-    case 413: return "RequestEntityTooLarge";
-    case 415: return "UnsupportedMediaType";
-    case 422: return "Invalid";
-    case 429: return "TooManyRequests";
-    case 500: return "InternalError";
-    case 503: return "ServiceUnavailable";
-    case 504: return "Timeout";
-    default: return "";
+    case 400:
+      return "BadRequest";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "NotFound";
+    case 405:
+      return "MethodNotAllowed";
+    case 406:
+      return "NotAcceptable";
+    case 409:
+      return "Conflict";
+    case 410:
+      return "Gone";
+    case 413:
+      return "RequestEntityTooLarge";
+    case 415:
+      return "UnsupportedMediaType";
+    case 422:
+      return "Invalid";
+    case 429:
+      return "TooManyRequests";
+    case 500:
+      return "InternalError";
+    case 503:
+      return "ServiceUnavailable";
+    case 504:
+      return "Timeout";
+    default:
+      return "";
   }
 }
 
@@ -103,7 +135,7 @@ ApiError decodeApiError(int http_code, std::string_view body) {
   ApiError out;
   out.http_code = http_code;
   nlohmann::json j = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-  const bool is_status = j.is_object() && j.value("kind", "") == "Status";
+  const bool is_status = j.is_object() && api::stringOr(j, "kind") == "Status";
   if (is_status) {
     if (j.contains("reason") && j["reason"].is_string()) {
       out.reason = j["reason"].get<std::string>();
@@ -113,7 +145,8 @@ ApiError decodeApiError(int http_code, std::string_view body) {
     }
     if (j.contains("details") && j["details"].is_object()) {
       const auto& details = j["details"];
-      if (details.contains("retryAfterSeconds") && details["retryAfterSeconds"].is_number_integer()) {
+      if (details.contains("retryAfterSeconds") &&
+          details["retryAfterSeconds"].is_number_integer()) {
         out.retry_after_seconds = details["retryAfterSeconds"].get<int>();
       }
       if (details.contains("causes") && details["causes"].is_array()) {
@@ -121,11 +154,11 @@ ApiError decodeApiError(int http_code, std::string_view body) {
           if (!cause.is_object()) {
             continue;
           }
-          std::string text = cause.value("message", "");
+          std::string text = api::stringOr(cause, "message");
           if (text.empty() || out.message.find(text) != std::string::npos) {
             continue;
           }
-          const std::string field = cause.value("field", "");
+          const std::string field = api::stringOr(cause, "field");
           out.message += out.message.empty() ? "" : "; ";
           out.message += field.empty() ? text : field + ": " + text;
         }
@@ -172,7 +205,8 @@ std::string apiReasonOf(const Status& status) {
   size_t start = 0;
   while (start < msg.size()) {
     size_t end = msg.find(": ", start);
-    std::string_view segment = msg.substr(start, end == std::string_view::npos ? msg.npos : end - start);
+    std::string_view segment =
+        msg.substr(start, end == std::string_view::npos ? msg.npos : end - start);
     if (isKnownReason(segment)) {
       return std::string(segment);
     }
@@ -184,9 +218,15 @@ std::string apiReasonOf(const Status& status) {
   return "";
 }
 
-bool isNotFound(const Status& status) { return status.code() == StatusCode::kNotFound; }
-bool isAlreadyExists(const Status& status) { return status.code() == StatusCode::kAlreadyExists; }
-bool isConflict(const Status& status) { return status.code() == StatusCode::kConflict; }
+bool isNotFound(const Status& status) {
+  return status.code() == StatusCode::kNotFound;
+}
+bool isAlreadyExists(const Status& status) {
+  return status.code() == StatusCode::kAlreadyExists;
+}
+bool isConflict(const Status& status) {
+  return status.code() == StatusCode::kConflict;
+}
 bool isInvalid(const Status& status) {
   return status.code() == StatusCode::kInvalidArgument && apiReasonOf(status) == "Invalid";
 }

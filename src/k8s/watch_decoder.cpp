@@ -3,6 +3,8 @@
 #include <string>
 #include <utility>
 
+#include "koord/k8s/errors.hpp"
+
 namespace koord::k8s {
 
 namespace {
@@ -10,7 +12,9 @@ namespace {
 // Go's encoding/json refuses deeper nesting, so no apiserver object exceeds it.
 constexpr int64_t kMaxDepth = 10000;
 
-bool isJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool isJsonSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 std::string hexByte(char c) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -40,13 +44,14 @@ int64_t statusHttpCode(const Json& object) {
     return 0;
   }
   const auto it = object.find("code");
-  return it != object.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
+  if (it == object.end() || !it->is_number_integer()) {
+    return 0;
+  }
+  const int64_t code = it->get<int64_t>();
+  return code > 0 && code < 1000 ? code : 0;
 }
 
 std::string statusText(const Json& object, const char* key) {
-  if (!object.is_object()) {
-    return "";
-  }
   const auto it = object.find(key);
   return it != object.end() && it->is_string() ? it->get<std::string>() : "";
 }
@@ -70,38 +75,31 @@ std::string_view watchEventTypeName(WatchEventType type) {
 }
 
 bool WatchEvent::isGone() const {
-  return type == WatchEventType::kError && statusHttpCode(object) == 410;
+  if (type != WatchEventType::kError) {
+    return false;
+  }
+  const std::string reason = statusText(object, "reason");
+  return statusHttpCode(object) == 410 || reason == "Expired" || reason == "Gone";
 }
 
-Status WatchEvent::errorStatus() const {
+Status WatchEvent::errorStatus(std::string_view path) const {
   if (type != WatchEventType::kError) {
     return Status::ok();
   }
-  const int64_t code = statusHttpCode(object);
-  std::string message = statusText(object, "message");
-  if (message.empty()) {
-    message = statusText(object, "reason");
+  ApiError error;
+  error.http_code = static_cast<int>(statusHttpCode(object));
+  error.reason = statusText(object, "reason");
+  if (error.reason.empty()) {
+    error.reason = std::string(reasonForHttpCode(error.http_code));
   }
-  if (message.empty()) {
-    message = "apiserver sent an ERROR event with code " + std::to_string(code);
+  if (error.reason.empty()) {
+    error.reason = "Unknown";
   }
-  message = "failed to watch: " + message;
-  if (code == 410) {
-    return Status::failedPrecondition(std::move(message));
+  error.message = statusText(object, "message");
+  if (error.message.empty()) {
+    error.message = "the apiserver sent an ERROR event";
   }
-  if (code == 404) {
-    return Status::notFound(std::move(message));
-  }
-  if (code == 401 || code == 403) {
-    return Status::permissionDenied(std::move(message));
-  }
-  if (code == 429) {
-    return Status::resourceExhausted(std::move(message));
-  }
-  if (code >= 500 && code < 600) {
-    return Status::unavailable(std::move(message));
-  }
-  return Status::internal(std::move(message));
+  return apiErrorStatus(error, "watch", path);
 }
 
 Status decodeWatchEvent(std::string_view text, WatchEvent& out) {
@@ -111,8 +109,7 @@ Status decodeWatchEvent(std::string_view text, WatchEvent& out) {
   }
   Json& j = *parsed;
   if (!j.is_object()) {
-    return decodeError(std::string("expected object, got ") +
-                       std::string(api::jsonTypeName(j)));
+    return decodeError(std::string("expected object, got ") + std::string(api::jsonTypeName(j)));
   }
   const auto type_it = j.find("type");
   if (type_it == j.end() || !type_it->is_string()) {
@@ -159,8 +156,7 @@ Status WatchDecoder::emitBuffered(const std::function<void(WatchEvent&&)>& emit)
   return Status::ok();
 }
 
-Status WatchDecoder::feed(std::string_view chunk,
-                          const std::function<void(WatchEvent&&)>& emit) {
+Status WatchDecoder::feed(std::string_view chunk, const std::function<void(WatchEvent&&)>& emit) {
   if (!error_.isOk()) {
     return error_;
   }

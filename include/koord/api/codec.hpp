@@ -38,6 +38,10 @@ std::string_view jsonTypeName(const Json& j);
 // "<path>: expected <what>" as kInvalidArgument (path "" reads "expected <what>").
 Status typeError(const std::string& path, std::string_view what, const Json& got);
 
+// The string at obj[key], or `fallback` when obj is not an object or the key is absent or not a
+// string. Never throws (nlohmann's value() throws on a type mismatch).
+std::string stringOr(const Json& obj, std::string_view key, std::string fallback = "");
+
 // Parses text into a Json value without throwing. Errors carry the byte offset.
 Result<Json> parseJson(std::string_view text);
 

@@ -27,9 +27,9 @@ namespace koord::k8s {
 
 // What the API server said, recovered from a Status made by apiErrorStatus().
 struct ApiError {
-  int http_code = 0;         // 0 when not known (a Status not made from a reply)
-  std::string reason;        // "NotFound", "Conflict", ...
-  std::string message;       // the server's message (with its causes appended)
+  int http_code = 0;    // 0 when not known (a Status not made from a reply)
+  std::string reason;   // "NotFound", "Conflict", ...
+  std::string message;  // the server's message (with its causes appended)
   int retry_after_seconds = 0;
 };
 

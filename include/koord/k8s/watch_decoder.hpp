@@ -30,13 +30,13 @@ struct WatchEvent {
   // object.metadata.resourceVersion; empty when absent (always for kError).
   std::string resource_version;
 
-  // An ERROR event whose Status has code 410 ("Gone" / "Expired"): the requested
+  // An ERROR event whose Status has code 410 or reason "Expired" / "Gone": the requested
   // resourceVersion is too old and the caller must list again before it watches.
   [[nodiscard]] bool isGone() const;
-  // For an ERROR event, "failed to watch: <status message>" with a code that follows the HTTP
-  // code of the Status (410 kFailedPrecondition, 404 kNotFound, 401/403 kPermissionDenied, 429
-  // kResourceExhausted, 5xx kUnavailable, otherwise kInternal). Ok for every other type.
-  [[nodiscard]] Status errorStatus() const;
+  // For an ERROR event, the Status an API reply with the same meta/v1 Status would give (see
+  // errors.hpp: "Expired: failed to watch '<path>': <message> (HTTP 410)", kFailedPrecondition,
+  // and k8s::isGone() holds); `path` names the watched resource. Ok for every other type.
+  [[nodiscard]] Status errorStatus(std::string_view path = "") const;
 };
 
 // Not thread-safe: one decoder per stream, fed from one thread.

@@ -1,0 +1,236 @@
+// k8s::Client against a real kube-apiserver (the `controlplane` fixture; kubeconfig path in
+// KOORD_TEST_KUBECONFIG). Each test works in its own namespace or on its own object names.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <thread>
+
+#include "koord/api/scheduling/reservation.hpp"
+#include "koord/config/yaml.hpp"
+#include "koord/k8s/client.hpp"
+#include "koord/k8s/config.hpp"
+#include "koord/k8s/errors.hpp"
+
+namespace koord::k8s {
+namespace {
+
+using std::chrono::milliseconds;
+
+std::unique_ptr<RestApiClient> connect() {
+  const char* path = std::getenv("KOORD_TEST_KUBECONFIG");  // NOLINT(concurrency-mt-unsafe)
+  if (path == nullptr || *path == '\0') {
+    return nullptr;
+  }
+  auto cfg = loadKubeconfig(path);
+  EXPECT_TRUE(cfg.ok()) << cfg.status();
+  if (!cfg.ok()) {
+    return nullptr;
+  }
+  auto rest = RestClient::create(*cfg);
+  EXPECT_TRUE(rest.ok()) << rest.status();
+  return std::make_unique<RestApiClient>(std::shared_ptr<RestClient>(std::move(rest).value()));
+}
+
+// Polls `check` every 100 ms for up to `limit`; true once it returned true.
+template <typename F>
+bool eventually(F check, std::chrono::seconds limit = std::chrono::seconds(60)) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (check()) {
+      return true;
+    }
+    std::this_thread::sleep_for(milliseconds(100));
+  }
+  return false;
+}
+
+class K8sClientIntegrationTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto client = connect();
+    if (!client) {
+      return;
+    }
+    // Applies the CRDs of deploy/crds/ and waits until they are Established.
+    for (const char* file : {"scheduling.koordinator.sh_reservations.yaml",
+                             "scheduling.koordinator.sh_podmigrationjobs.yaml",
+                             "scheduling.koordinator.sh_devices.yaml"}) {
+      auto docs = config::loadYamlFile(std::string(KOORD_SOURCE_DIR) + "/deploy/crds/" + file);
+      ASSERT_TRUE(docs.ok()) << docs.status();
+      for (const auto& doc : *docs) {
+        auto created = client->create(kCustomResourceDefinitions, "", doc.value);
+        ASSERT_TRUE(created.ok() || isAlreadyExists(created.status())) << created.status();
+        const std::string name = doc.value["metadata"]["name"];
+        ASSERT_TRUE(eventually([&] {
+          auto crd = client->get(kCustomResourceDefinitions, "", name);
+          if (!crd.ok()) {
+            return false;
+          }
+          for (const auto& c : (*crd)["status"].value("conditions", Json::array())) {
+            if (c.value("type", "") == "Established" && c.value("status", "") == "True") {
+              return true;
+            }
+          }
+          return false;
+        })) << name;
+      }
+    }
+  }
+
+  void SetUp() override {
+    client_ = connect();
+    if (!client_) {
+      GTEST_SKIP() << "KOORD_TEST_KUBECONFIG is not set";
+    }
+    ns_ =
+        "k8sclient-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name());
+    for (auto& ch : ns_) {
+      ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    }
+    auto created = client_->create(kNamespaces, "", {{"metadata", {{"name", ns_}}}});
+    ASSERT_TRUE(created.ok() || isAlreadyExists(created.status())) << created.status();
+  }
+
+  void TearDown() override {
+    if (client_) {
+      (void)client_->remove(kNamespaces, "", ns_, {});
+    }
+  }
+
+  std::unique_ptr<RestApiClient> client_;
+  std::string ns_;
+};
+
+Json reservation(const std::string& name) {
+  return Json::parse(R"({"apiVersion":"scheduling.koordinator.sh/v1alpha1","kind":"Reservation",
+    "metadata":{"name":")" +
+                     name + R"(","labels":{"suite":"k8sclient"}},
+    "spec":{"template":{"spec":{"containers":[{"name":"c","image":"x",
+      "resources":{"requests":{"cpu":"1"}}}]}},
+      "owners":[{"object":{"name":"owner"}}],"ttl":"1h"}})");
+}
+
+TEST_F(K8sClientIntegrationTest, ReservationCrudAndStatus) {
+  const std::string name = ns_ + "-r";
+  (void)client_->remove(kReservations, "", name, {});
+  auto created = client_->create(kReservations, "", reservation(name));
+  ASSERT_TRUE(created.ok()) << created.status();
+  EXPECT_TRUE(isAlreadyExists(client_->create(kReservations, "", reservation(name)).status()));
+
+  auto typed = getAs<api::scheduling::Reservation>(*client_, kReservations, "", name);
+  ASSERT_TRUE(typed.ok()) << typed.status();
+  EXPECT_EQ(typed->metadata.name, name);
+
+  Json obj = *created;
+  obj["metadata"]["labels"]["updated"] = "yes";
+  auto updated = client_->update(kReservations, "", obj);
+  ASSERT_TRUE(updated.ok()) << updated.status();
+  EXPECT_EQ((*updated)["metadata"]["labels"]["updated"], "yes");
+  // The old resourceVersion now conflicts.
+  EXPECT_TRUE(isConflict(client_->update(kReservations, "", obj).status()));
+
+  Json with_status = *updated;
+  with_status["status"] = {{"phase", "Available"}, {"nodeName", "node-x"}};
+  auto st = client_->updateStatus(kReservations, "", with_status);
+  ASSERT_TRUE(st.ok()) << st.status();
+  EXPECT_EQ((*st)["status"]["phase"], "Available");
+
+  ASSERT_TRUE(client_->remove(kReservations, "", name, {}).isOk());
+  EXPECT_TRUE(
+      eventually([&] { return isNotFound(client_->get(kReservations, "", name).status()); }));
+}
+
+TEST_F(K8sClientIntegrationTest, ListPagesWithLabelSelector) {
+  for (int i = 0; i < 5; ++i) {
+    Json cm = {
+        {"metadata",
+         {{"name", "cm-" + std::to_string(i)}, {"labels", {{"pick", i % 2 == 0 ? "yes" : "no"}}}}}};
+    ASSERT_TRUE(client_->create(kConfigMaps, ns_, cm).ok());
+  }
+  ListOptions opts;
+  opts.labelSelector = "pick=yes";
+  opts.limit = 1;
+  auto page = client_->list(kConfigMaps, ns_, opts);
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_EQ(page->items.size(), 1u);
+  EXPECT_FALSE(page->metadata.continue_.empty());
+  auto all = listAll(*client_, kConfigMaps, ns_, opts);
+  ASSERT_TRUE(all.ok()) << all.status();
+  EXPECT_EQ(all->items.size(), 3u);
+}
+
+TEST_F(K8sClientIntegrationTest, Patches) {
+  ASSERT_TRUE(
+      client_->create(kConfigMaps, ns_, {{"metadata", {{"name", "p"}}}, {"data", {{"a", "1"}}}})
+          .ok());
+  auto merged =
+      client_->patch(kConfigMaps, ns_, "p", PatchType::kMerge, R"({"data":{"b":"2"}})", {});
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  EXPECT_EQ((*merged)["data"]["a"], "1");
+  EXPECT_EQ((*merged)["data"]["b"], "2");
+  auto jp = client_->patch(kConfigMaps, ns_, "p", PatchType::kJsonPatch,
+                           R"([{"op":"remove","path":"/data/a"}])", {});
+  ASSERT_TRUE(jp.ok()) << jp.status();
+  EXPECT_FALSE((*jp)["data"].contains("a"));
+  PatchOptions apply;
+  apply.field_manager = "koord-test";
+  apply.force = true;
+  auto applied = client_->patch(
+      kConfigMaps, ns_, "p", PatchType::kApply,
+      R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"p"},"data":{"c":"3"}})", apply);
+  ASSERT_TRUE(applied.ok()) << applied.status();
+  EXPECT_EQ((*applied)["data"]["c"], "3");
+}
+
+TEST_F(K8sClientIntegrationTest, BindPodToNode) {
+  const std::string node = ns_ + "-node";
+  (void)client_->remove(kNodes, "", node, {});
+  ASSERT_TRUE(client_
+                  ->create(kNodes, "",
+                           {{"metadata", {{"name", node}}},
+                            {"status", {{"allocatable", {{"pods", "10"}}}}}})
+                  .ok());
+  auto pod = client_->create(kPods, ns_, Json::parse(R"({"metadata":{"name":"p"},
+      "spec":{"schedulerName":"none","containers":[{"name":"c","image":"x"}]}})"));
+  ASSERT_TRUE(pod.ok()) << pod.status();
+  ASSERT_TRUE(client_->bind(ns_, "p", (*pod)["metadata"]["uid"], node).isOk());
+  auto bound = client_->get(kPods, ns_, "p");
+  ASSERT_TRUE(bound.ok());
+  EXPECT_EQ((*bound)["spec"]["nodeName"], node);
+  EXPECT_FALSE(client_->bind(ns_, "p", "", node).isOk());  // already bound
+  api::core::DeleteOptions now;
+  now.gracePeriodSeconds = 0;
+  EXPECT_TRUE(client_->remove(kPods, ns_, "p", now).isOk());
+  EXPECT_TRUE(client_->remove(kNodes, "", node, {}).isOk());
+}
+
+TEST_F(K8sClientIntegrationTest, EvictionRefusedByDisruptionBudget) {
+  // A pod that is Running and Ready (set through the status subresource), guarded by a budget
+  // that allows no disruption.
+  auto pod = client_->create(kPods, ns_, Json::parse(R"({"metadata":{"name":"guarded",
+      "labels":{"app":"g"}},"spec":{"nodeName":"nowhere","containers":[{"name":"c","image":"x"}]}})"));
+  ASSERT_TRUE(pod.ok()) << pod.status();
+  Json status_obj = *pod;
+  status_obj["status"] = Json::parse(R"({"phase":"Running","conditions":[{"type":"Ready",
+      "status":"True"}]})");
+  ASSERT_TRUE(client_->updateStatus(kPods, ns_, status_obj).ok());
+  ASSERT_TRUE(client_
+                  ->create(kPodDisruptionBudgets, ns_, Json::parse(R"({"metadata":{"name":"pdb"},
+      "spec":{"minAvailable":1,"selector":{"matchLabels":{"app":"g"}}}})"))
+                  .ok());
+  // Wait for the disruption controller to observe the pod.
+  ASSERT_TRUE(eventually([&] {
+    auto pdb = client_->get(kPodDisruptionBudgets, ns_, "pdb");
+    return pdb.ok() && (*pdb)["status"].value("observedGeneration", 0) >= 1 &&
+           (*pdb)["status"].value("currentHealthy", 0) == 1;
+  }));
+  const Status s = client_->evict(ns_, "guarded", {});
+  EXPECT_EQ(s.code(), StatusCode::kResourceExhausted) << s;
+  EXPECT_TRUE(isTooManyRequests(s)) << s;
+  EXPECT_NE(s.message().find("disruption budget"), std::string::npos) << s;
+}
+
+}  // namespace
+}  // namespace koord::k8s

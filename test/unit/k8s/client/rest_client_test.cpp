@@ -1,0 +1,381 @@
+// RestClient against a local HttpServer (port 0) and, for streaming, a raw socket server.
+#include "koord/k8s/rest_client.hpp"
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <future>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "koord/http/server.hpp"
+#include "koord/k8s/errors.hpp"
+#include "temp_dir.hpp"
+
+namespace koord::k8s {
+namespace {
+
+using std::chrono::milliseconds;
+
+class RestClientTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto created = http::HttpServer::create({});
+    ASSERT_TRUE(created.ok()) << created.status();
+    server_ = std::move(created).value();
+  }
+
+  void start() { ASSERT_TRUE(server_->start().isOk()); }
+
+  std::unique_ptr<RestClient> client(ClientConfig cfg = {}) {
+    cfg.server = "http://127.0.0.1:" + std::to_string(server_->port());
+    RestClientOptions opts;
+    opts.backoff.initial = milliseconds(10);
+    opts.backoff.jitter = 0;
+    opts.backoff.max_retries = 3;
+    opts.sleep = [this](std::chrono::nanoseconds d) {
+      std::lock_guard<std::mutex> lock(mu_);
+      sleeps_.push_back(std::chrono::duration_cast<milliseconds>(d));
+    };
+    auto c = RestClient::create(cfg, opts);
+    EXPECT_TRUE(c.ok()) << c.status();
+    return c.ok() ? std::move(c).value() : nullptr;
+  }
+
+  // Answers `path` with replies[i] for the i-th call (the last one repeats); counts the calls.
+  void script(const std::string& method, const std::string& path,
+              std::vector<http::HttpResponse> replies) {
+    ASSERT_TRUE(server_
+                    ->route(method, path,
+                            [this, replies](const http::HttpRequest&) {
+                              const size_t n = calls_.fetch_add(1);
+                              return replies[std::min(n, replies.size() - 1)];
+                            })
+                    .isOk());
+  }
+
+  static http::HttpResponse reply(int status, std::string body, std::string retry_after = "") {
+    auto r = http::HttpResponse::json(status, std::move(body));
+    if (!retry_after.empty()) {
+      r.headers["Retry-After"] = retry_after;
+    }
+    return r;
+  }
+
+  std::unique_ptr<http::HttpServer> server_;
+  std::atomic<size_t> calls_{0};
+  std::mutex mu_;
+  std::vector<milliseconds> sleeps_;
+};
+
+TEST_F(RestClientTest, RetriesIdempotentRequestOn5xxWithBackoff) {
+  script("GET", "/x", {reply(503, ""), reply(500, ""), reply(200, R"({"ok":true})")});
+  start();
+  auto c = client();
+  auto r = c->request("GET", "/x");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->body, R"({"ok":true})");
+  EXPECT_EQ(r->status_code, 200);
+  EXPECT_EQ(calls_.load(), 3u);
+  EXPECT_EQ(sleeps_, (std::vector<milliseconds>{milliseconds(10), milliseconds(20)}));
+}
+
+TEST_F(RestClientTest, GivesUpAfterMaxRetries) {
+  script("PUT", "/x",
+         {reply(503, R"({"kind":"Status","reason":"ServiceUnavailable","message":"down"})")});
+  start();
+  auto r = client()->request("PUT", "/x", "{}");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kUnavailable);
+  EXPECT_EQ(calls_.load(), 4u);  // 1 + max_retries
+}
+
+TEST_F(RestClientTest, HonoursRetryAfterOn429EvenForPost) {
+  script("POST", "/x", {reply(429, "", "3"), reply(201, "{}")});
+  start();
+  auto r = client()->request("POST", "/x", "{}");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(calls_.load(), 2u);
+  EXPECT_EQ(sleeps_, std::vector<milliseconds>{milliseconds(3000)});
+}
+
+TEST_F(RestClientTest, DoesNotRetry429WithoutRetryAfter) {
+  script(
+      "POST", "/evict",
+      {reply(429, R"({"kind":"Status","reason":"TooManyRequests","message":"Cannot evict pod"})")});
+  start();
+  auto r = client()->request("POST", "/evict", "{}");
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(isTooManyRequests(r.status())) << r.status();
+  EXPECT_EQ(calls_.load(), 1u);
+}
+
+TEST_F(RestClientTest, DoesNotRetryPostOrPatchOn500) {
+  script("POST", "/x", {reply(500, ""), reply(201, "{}")});
+  script("PATCH", "/x", {reply(500, "")});
+  start();
+  auto c = client();
+  EXPECT_EQ(c->request("POST", "/x", "{}").status().code(), StatusCode::kUnavailable);
+  EXPECT_EQ(calls_.load(), 1u);
+  EXPECT_FALSE(c->request("PATCH", "/x", "{}").ok());
+  EXPECT_EQ(calls_.load(), 2u);
+  EXPECT_TRUE(sleeps_.empty());
+}
+
+TEST_F(RestClientTest, NotFoundIsNotRetriedAndKeepsReason) {
+  script(
+      "GET", "/x",
+      {reply(
+          404,
+          R"({"kind":"Status","reason":"NotFound","message":"pods \"p\" not found","code":404})")});
+  start();
+  auto r = client()->request("GET", "/x");
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(isNotFound(r.status()));
+  EXPECT_EQ(r.status().message(), "NotFound: failed to GET '/x': pods \"p\" not found (HTTP 404)");
+  EXPECT_EQ(calls_.load(), 1u);
+}
+
+TEST_F(RestClientTest, ResponseSizeCap) {
+  script("GET", "/big", {reply(200, std::string(5000, 'a'))});
+  start();
+  ClientConfig cfg;
+  cfg.max_response_bytes = 1000;
+  auto c = client(cfg);
+  auto r = c->request("GET", "/big");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(r.status().message().find("exceeds 1000 bytes"), std::string::npos);
+  // A reply under the cap still works afterwards.
+  cfg.max_response_bytes = 5000;
+  EXPECT_TRUE(client(cfg)->request("GET", "/big").ok());
+}
+
+TEST_F(RestClientTest, TimeoutIsDeadlineExceeded) {
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  ASSERT_TRUE(server_
+                  ->route("GET", "/slow",
+                          [released](const http::HttpRequest&) {
+                            released.wait();
+                            return http::HttpResponse::json(200, "{}");
+                          })
+                  .isOk());
+  start();
+  ClientConfig cfg;
+  cfg.timeout = milliseconds(200);
+  auto r = client(cfg)->request("GET", "/slow", {}, {},
+                                RequestOptions{milliseconds(0), "application/json", false});
+  release.set_value();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kDeadlineExceeded) << r.status();
+}
+
+TEST_F(RestClientTest, ReusesConnections) {
+  script("GET", "/x", {reply(200, "{}")});
+  start();
+  auto c = client();
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(c->request("GET", "/x").ok());
+  }
+  EXPECT_EQ(c->connectionsOpened(), 1u);
+}
+
+TEST_F(RestClientTest, SendsBodyHeadersAndRereadsTokenFile) {
+  std::mutex mu;
+  std::vector<http::HttpRequest> seen;
+  ASSERT_TRUE(server_
+                  ->route("POST", "/echo",
+                          [&](const http::HttpRequest& req) {
+                            std::lock_guard<std::mutex> lock(mu);
+                            seen.push_back(req);
+                            return http::HttpResponse::json(201, "{}");
+                          })
+                  .isOk());
+  start();
+  testing::TempDir dir;
+  ClientConfig cfg;
+  cfg.token_file = dir.write("token", "first\n");
+  cfg.user_agent = "koord-test/1";
+  auto c = client(cfg);
+  ASSERT_TRUE(c->request("POST", "/echo", R"({"a":1})", "application/merge-patch+json").ok());
+  dir.write("token", "second-token");
+  ASSERT_TRUE(c->request("POST", "/echo", "{}").ok());
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].body, R"({"a":1})");
+  EXPECT_EQ(seen[0].header("Content-Type"), "application/merge-patch+json");
+  EXPECT_EQ(seen[0].header("Authorization"), "Bearer first");
+  EXPECT_EQ(seen[0].header("User-Agent"), "koord-test/1");
+  EXPECT_EQ(seen[1].header("Authorization"), "Bearer second-token");
+}
+
+TEST_F(RestClientTest, CreateValidatesConfig) {
+  ClientConfig cfg;
+  cfg.server = "127.0.0.1:6443";
+  EXPECT_EQ(RestClient::create(cfg).status().code(), StatusCode::kInvalidArgument);
+  cfg.server = "https://h";
+  cfg.burst = 0;
+  EXPECT_EQ(RestClient::create(cfg).status().code(), StatusCode::kInvalidArgument);
+}
+
+// A one-connection HTTP server whose reply body the test writes chunk by chunk.
+class ChunkServer {
+ public:
+  ChunkServer() {
+    listen_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+    ::listen(listen_fd_, 4);
+    socklen_t len = sizeof(addr);
+    ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+  }
+  ~ChunkServer() {
+    closeConn();
+    ::close(listen_fd_);
+  }
+  ChunkServer(const ChunkServer&) = delete;
+  ChunkServer& operator=(const ChunkServer&) = delete;
+
+  [[nodiscard]] uint16_t port() const { return port_; }
+
+  // Accepts the connection, reads the request head, returns it.
+  std::string accept() {
+    conn_fd_ = ::accept(listen_fd_, nullptr, nullptr);
+    std::string head;
+    char buf[4096];
+    while (head.find("\r\n\r\n") == std::string::npos) {
+      const ssize_t n = ::recv(conn_fd_, buf, sizeof(buf), 0);
+      if (n <= 0) {
+        break;
+      }
+      head.append(buf, static_cast<size_t>(n));
+    }
+    return head;
+  }
+  void send(const std::string& data) const { (void)!::write(conn_fd_, data.data(), data.size()); }
+  void chunk(const std::string& data) const {
+    char size[32];
+    std::snprintf(size, sizeof(size), "%zx\r\n", data.size());
+    send(size + data + "\r\n");
+  }
+  void closeConn() {
+    if (conn_fd_ >= 0) {
+      ::close(conn_fd_);
+      conn_fd_ = -1;
+    }
+  }
+
+ private:
+  int listen_fd_ = -1;
+  int conn_fd_ = -1;
+  uint16_t port_ = 0;
+};
+
+std::unique_ptr<RestClient> streamClient(uint16_t port) {
+  ClientConfig cfg;
+  cfg.server = "http://127.0.0.1:" + std::to_string(port);
+  cfg.bearer_token = "t";
+  return std::move(RestClient::create(cfg)).value();
+}
+
+TEST(RestClientStreamTest, DeliversChunksAsTheyArrive) {
+  ChunkServer server;
+  auto client = streamClient(server.port());
+  std::mutex mu;
+  std::vector<std::string> chunks;
+  std::promise<void> first_seen;
+  auto result = std::async(std::launch::async, [&] {
+    return client->stream("/api/v1/pods?watch=true", [&](std::string_view c) {
+      std::lock_guard<std::mutex> lock(mu);
+      chunks.emplace_back(c);
+      if (chunks.size() == 1) {
+        first_seen.set_value();
+      }
+      return true;
+    });
+  });
+  const std::string head = server.accept();
+  EXPECT_EQ(head.rfind("GET /api/v1/pods?watch=true HTTP/1.1\r\n", 0), 0u) << head;
+  EXPECT_NE(head.find("Authorization: Bearer t"), std::string::npos);
+  server.send(
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+  server.chunk("{\"type\":\"ADDED\"}\n");
+  // The second chunk is only written once the first reached the callback.
+  first_seen.get_future().wait();
+  server.chunk("{\"type\":\"DELETED\"}\n");
+  server.send("0\r\n\r\n");
+  const Status s = result.get();
+  EXPECT_TRUE(s.isOk()) << s;
+  std::string all;
+  for (const auto& c : chunks) {
+    all += c;
+  }
+  EXPECT_EQ(all, "{\"type\":\"ADDED\"}\n{\"type\":\"DELETED\"}\n");
+}
+
+TEST(RestClientStreamTest, CallbackFalseEndsTheStream) {
+  ChunkServer server;
+  auto client = streamClient(server.port());
+  auto result = std::async(std::launch::async, [&] {
+    return client->stream("/w", [](std::string_view) { return false; });
+  });
+  server.accept();
+  server.send("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+  server.chunk("x");
+  EXPECT_TRUE(result.get().isOk());
+}
+
+TEST(RestClientStreamTest, StopFlagCancels) {
+  ChunkServer server;
+  auto client = streamClient(server.port());
+  std::atomic<bool> stop{false};
+  std::promise<void> got;
+  auto result = std::async(std::launch::async, [&] {
+    StreamOptions opts;
+    opts.stop = &stop;
+    return client->stream(
+        "/w",
+        [&](std::string_view) {
+          got.set_value();
+          return true;
+        },
+        opts);
+  });
+  server.accept();
+  server.send("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+  server.chunk("x");
+  got.get_future().wait();
+  stop.store(true);
+  EXPECT_EQ(result.get().code(), StatusCode::kCancelled);
+}
+
+TEST(RestClientStreamTest, ErrorReplyIsDecodedAndNotStreamed) {
+  ChunkServer server;
+  auto client = streamClient(server.port());
+  bool called = false;
+  auto result = std::async(std::launch::async, [&] {
+    return client->stream("/w", [&](std::string_view) {
+      called = true;
+      return true;
+    });
+  });
+  server.accept();
+  const std::string body =
+      R"({"kind":"Status","reason":"Expired","message":"too old resource version","code":410})";
+  server.send("HTTP/1.1 410 Gone\r\nContent-Type: application/json\r\nContent-Length: " +
+              std::to_string(body.size()) + "\r\n\r\n" + body);
+  const Status s = result.get();
+  EXPECT_TRUE(isGone(s)) << s;
+  EXPECT_FALSE(called);
+}
+
+}  // namespace
+}  // namespace koord::k8s
