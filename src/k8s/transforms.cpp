@@ -1,0 +1,90 @@
+#include "koord/k8s/transforms.hpp"
+
+#include <array>
+#include <string_view>
+#include <utility>
+
+namespace koord::k8s {
+namespace {
+
+constexpr std::string_view kLastApplied = "kubectl.kubernetes.io/last-applied-configuration";
+
+// Keeps only `keep` of an object's members (typed members are listed by the caller).
+template <size_t N>
+void keepOnly(Json& object, const std::array<std::string_view, N>& keep) {
+  if (!object.is_object()) {
+    return;
+  }
+  for (auto it = object.begin(); it != object.end();) {
+    bool wanted = false;
+    for (std::string_view k : keep) {
+      wanted = wanted || it.key() == k;
+    }
+    it = wanted ? std::next(it) : object.erase(it);
+  }
+}
+
+void trimContainers(Json& spec, const char* field) {
+  auto containers = spec.find(field);
+  if (containers == spec.end() || !containers->is_array()) {
+    return;
+  }
+  for (Json& c : *containers) {
+    keepOnly(c, std::array<std::string_view, 3>{"name", "resources", "restartPolicy"});
+  }
+}
+
+}  // namespace
+
+void trimPodJson(Json& object) {
+  if (!object.is_object()) {
+    return;
+  }
+  keepOnly(object,
+           std::array<std::string_view, 5>{"apiVersion", "kind", "metadata", "spec", "status"});
+  if (auto meta = object.find("metadata"); meta != object.end() && meta->is_object()) {
+    keepOnly(*meta, std::array<std::string_view, 13>{
+                        "name", "generateName", "namespace", "uid", "resourceVersion", "generation",
+                        "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
+                        "labels", "annotations", "ownerReferences", "finalizers"});
+    if (auto annotations = meta->find("annotations");
+        annotations != meta->end() && annotations->is_object()) {
+      annotations->erase(std::string(kLastApplied));
+    }
+  }
+  if (auto spec = object.find("spec"); spec != object.end() && spec->is_object()) {
+    keepOnly(*spec, std::array<std::string_view, 15>{
+                        "nodeName", "schedulerName", "priority", "priorityClassName",
+                        "preemptionPolicy", "nodeSelector", "affinity", "tolerations", "containers",
+                        "initContainers", "overhead", "resources", "runtimeClassName",
+                        "hostNetwork", "topologySpreadConstraints"});
+    trimContainers(*spec, "containers");
+    trimContainers(*spec, "initContainers");
+  }
+  if (auto status = object.find("status"); status != object.end() && status->is_object()) {
+    keepOnly(*status, std::array<std::string_view, 10>{
+                          "phase", "conditions", "message", "reason", "nominatedNodeName", "hostIP",
+                          "podIP", "startTime", "qosClass", "containerStatuses"});
+    if (auto statuses = status->find("containerStatuses");
+        statuses != status->end() && statuses->is_array()) {
+      for (Json& s : *statuses) {
+        keepOnly(s,
+                 std::array<std::string_view, 4>{"name", "containerID", "ready", "restartCount"});
+      }
+    }
+    if (auto conditions = status->find("conditions");
+        conditions != status->end() && conditions->is_array()) {
+      for (Json& c : *conditions) {
+        keepOnly(c,
+                 std::array<std::string_view, 4>{"type", "status", "reason", "lastTransitionTime"});
+      }
+    }
+  }
+}
+
+Result<api::core::Pod> decodePodForCache(Json&& object) {
+  trimPodJson(object);
+  return decodeObject<api::core::Pod>(std::move(object));
+}
+
+}  // namespace koord::k8s
