@@ -137,6 +137,17 @@ int populate(const Args& args) {
     std::cerr << ns.status().toString() << "\n";
     return 1;
   }
+  // The template pod runs at koord-prod (priority 9000, as the chart's PriorityClass).
+  auto priority_class = client->create(
+      GroupVersionResource{"scheduling.k8s.io", "v1", "priorityclasses", false}, "",
+      {{"apiVersion", "scheduling.k8s.io/v1"},
+       {"kind", "PriorityClass"},
+       {"metadata", {{"name", "koord-prod"}}},
+       {"value", 9000}});
+  if (!priority_class.ok() && !isAlreadyExists(priority_class.status())) {
+    std::cerr << priority_class.status().toString() << "\n";
+    return 1;
+  }
   const auto start = Clock::now();
   const bool nodes_ok = parallelFor(args.nodes, args.threads, [&](int i) {
     auto created = client->create(kNodes, "", nodeObject(i));

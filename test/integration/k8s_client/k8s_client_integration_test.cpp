@@ -7,6 +7,8 @@
 #include <memory>
 #include <thread>
 
+#include "koord/api/scheduling/device.hpp"
+#include "koord/api/scheduling/pod_migration_job.hpp"
 #include "koord/api/scheduling/reservation.hpp"
 #include "koord/config/yaml.hpp"
 #include "koord/k8s/client.hpp"
@@ -140,6 +142,89 @@ TEST_F(K8sClientIntegrationTest, ReservationCrudAndStatus) {
   ASSERT_TRUE(client_->remove(kReservations, "", name, {}).isOk());
   EXPECT_TRUE(
       eventually([&] { return isNotFound(client_->get(kReservations, "", name).status()); }));
+}
+
+// The example of deploy/examples/<file> decoded into the model T.
+template <typename T>
+T exampleAs(const std::string& file) {
+  auto docs = config::loadYamlFile(std::string(KOORD_SOURCE_DIR) + "/deploy/examples/" + file);
+  EXPECT_TRUE(docs.ok()) << docs.status();
+  T out{};
+  if (docs.ok() && !docs->empty()) {
+    Status decoded = fromJson(docs->front().value, out, "");
+    EXPECT_TRUE(decoded.isOk()) << decoded;
+  }
+  return out;
+}
+
+TEST_F(K8sClientIntegrationTest, PodMigrationJobTypedCrudAndStatus) {
+  auto job = exampleAs<api::scheduling::PodMigrationJob>("podmigrationjob.yaml");
+  job.metadata.name = ns_ + "-pmj";
+  job.spec.podRef->namespace_ = ns_;
+  (void)client_->remove(kPodMigrationJobs, "", job.metadata.name, {});
+  auto created = createAs(*client_, kPodMigrationJobs, "", job);
+  ASSERT_TRUE(created.ok()) << created.status();
+  EXPECT_EQ(created->spec.mode, job.spec.mode);
+  EXPECT_EQ(created->spec.podRef, job.spec.podRef);
+  EXPECT_EQ(created->spec.reservationOptions, job.spec.reservationOptions);
+
+  api::scheduling::PodMigrationJob with_status = *created;
+  with_status.status.phase = "Running";
+  with_status.status.status = "ReservationCreated";
+  with_status.status.nodeName = "node-b";
+  auto st = client_->updateStatus(kPodMigrationJobs, "", toJson(with_status));
+  ASSERT_TRUE(st.ok()) << st.status();
+  auto read = getAs<api::scheduling::PodMigrationJob>(*client_, kPodMigrationJobs, "",
+                                                      job.metadata.name);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->status.phase, "Running");
+  EXPECT_EQ(read->status.status, "ReservationCreated");
+  EXPECT_EQ(read->status.nodeName, "node-b");
+  EXPECT_EQ(read->spec, created->spec);  // a status write leaves the spec alone
+
+  api::scheduling::PodMigrationJob paused = *read;
+  paused.spec.paused = true;
+  auto updated = updateAs(*client_, kPodMigrationJobs, "", paused);
+  ASSERT_TRUE(updated.ok()) << updated.status();
+  EXPECT_TRUE(updated->spec.paused);
+  EXPECT_EQ(updated->status.phase, "Running");  // an update leaves the status alone
+  ASSERT_TRUE(client_->remove(kPodMigrationJobs, "", job.metadata.name, {}).isOk());
+}
+
+TEST_F(K8sClientIntegrationTest, DeviceTypedCrudAndStatus) {
+  auto device = exampleAs<api::scheduling::Device>("device.yaml");
+  device.metadata.name = ns_ + "-node";
+  (void)client_->remove(kDevices, "", device.metadata.name, {});
+  auto created = createAs(*client_, kDevices, "", device);
+  ASSERT_TRUE(created.ok()) << created.status();
+  EXPECT_EQ(created->spec, device.spec);  // every GPU, its resources and topology kept as sent
+  EXPECT_EQ(created->metadata.labels, device.metadata.labels);
+
+  api::scheduling::Device with_status = *created;
+  api::scheduling::DeviceAllocation allocation;
+  allocation.type = "gpu";
+  api::scheduling::DeviceAllocationItem item;
+  item.name = "trainer-0";
+  item.namespace_ = ns_;
+  item.uuid = "5c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f";
+  item.minors = {0, 1};
+  allocation.entries.push_back(item);
+  with_status.status.allocations.push_back(allocation);
+  // Device has no status subresource (as in Koordinator): status travels with the object.
+  EXPECT_TRUE(isNotFound(client_->updateStatus(kDevices, "", toJson(with_status)).status()));
+  auto st = client_->update(kDevices, "", toJson(with_status));
+  ASSERT_TRUE(st.ok()) << st.status();
+  auto read = getAs<api::scheduling::Device>(*client_, kDevices, "", device.metadata.name);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->status, with_status.status);
+
+  api::scheduling::Device unhealthy = *read;
+  unhealthy.spec.devices[0].health = false;
+  auto updated = updateAs(*client_, kDevices, "", unhealthy);
+  ASSERT_TRUE(updated.ok()) << updated.status();
+  EXPECT_FALSE(updated->spec.devices[0].health);
+  EXPECT_TRUE(updated->spec.devices[1].health);
+  ASSERT_TRUE(client_->remove(kDevices, "", device.metadata.name, {}).isOk());
 }
 
 TEST_F(K8sClientIntegrationTest, ListPagesWithLabelSelector) {
