@@ -4,12 +4,13 @@
 # without kwok or kube-controller-manager (nothing else writes to it), and stops it afterwards.
 #
 #   bash test/bench/informer/run.sh [--bench BIN] [--nodes 5000] [--pods 50000]
-#                                   [--updates-per-second 1000] [--seconds 20]
+#                                   [--updates-per-second 1000] [--seconds 20] [--runs 3]
+# The cluster is populated once; `measure` then runs --runs times (quote the median).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 bench="$root/build/release/test/bench/informer/informer_sync_bench"
-nodes=5000 pods=50000 rate=1000 secs=20
+nodes=5000 pods=50000 rate=1000 secs=20 runs=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --bench) bench="$2" ;;
@@ -17,6 +18,7 @@ while [ $# -gt 0 ]; do
     --pods) pods="$2" ;;
     --updates-per-second) rate="$2" ;;
     --seconds) secs="$2" ;;
+    --runs) runs="$2" ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
   shift 2
@@ -38,11 +40,14 @@ cleanup() {
   else
     # shellcheck disable=SC1091
     source "$KOORD_TEST_CLUSTER_DIR/cluster.env"
-    "$BIN_PATH/kubectl" --kubeconfig "$kubeconfig" delete namespace "$ns" --wait=false >/dev/null 2>&1 || true
-    "$BIN_PATH/kubectl" --kubeconfig "$kubeconfig" delete nodes -l koord.bench/node=true --wait=false >/dev/null 2>&1 || true
+    PATH="$BIN_PATH:$PATH" kubectl --kubeconfig "$kubeconfig" delete namespace "$ns" --wait=false >/dev/null 2>&1 || true
+    PATH="$BIN_PATH:$PATH" kubectl --kubeconfig "$kubeconfig" delete nodes -l koord.bench/node=true --wait=false >/dev/null 2>&1 || true
   fi
 }
 trap cleanup EXIT
 
 "$bench" populate --kubeconfig "$kubeconfig" --namespace "$ns" --nodes "$nodes" --pods "$pods"
-"$bench" measure --kubeconfig "$kubeconfig" --namespace "$ns" --updates-per-second "$rate" --seconds "$secs"
+for run in $(seq 1 "$runs"); do
+  echo "run: $run"
+  "$bench" measure --kubeconfig "$kubeconfig" --namespace "$ns" --updates-per-second "$rate" --seconds "$secs"
+done
