@@ -1,0 +1,37 @@
+// ExtenderService: the extender's four verbs in wire terms (k8s.io/kube-scheduler/extender/v1),
+// the seam between the HTTP server (extender/server/) and the scheduling runtime
+// (extender/framework/runtime.hpp). The server decodes, calls, encodes; it knows no plugin.
+//
+// Contracts (kubernetes-integration.md section 1.2):
+// - filter: with nodeCacheCapable the request carries NodeNames and so does the reply; without
+//   it, Nodes, and the reply returns the subset of the given Node objects. A node the extender
+//   does not know is reported in FailedNodes ("node(s) not found in koord-extender's cache")
+//   rather than failing the call; an internal failure sets Error.
+// - prioritize: a score in 0..10 for every given node (0 for nodes it does not know).
+// - bind: re-checks the node, reserves, waits where a plugin says so, patches the pod once, POSTs
+//   the binding; any failure unreserves and sets Error (kube-scheduler retries the pod).
+// - preempt: the reply keeps, trims or drops each node's victims (NodeNameToMetaVictims).
+//
+// Thread safety: implementations are thread-safe; the server calls them from many threads.
+#pragma once
+
+#include "koord/api/extender/types.hpp"
+
+namespace koord::extender::framework {
+
+class ExtenderService {
+ public:
+  virtual ~ExtenderService() = default;
+  [[nodiscard]] virtual api::extender::ExtenderFilterResult filter(
+      const api::extender::ExtenderArgs& args) = 0;
+  [[nodiscard]] virtual api::extender::HostPriorityList prioritize(
+      const api::extender::ExtenderArgs& args) = 0;
+  [[nodiscard]] virtual api::extender::ExtenderBindingResult bind(
+      const api::extender::ExtenderBindingArgs& args) = 0;
+  [[nodiscard]] virtual api::extender::ExtenderPreemptionResult preempt(
+      const api::extender::ExtenderPreemptionArgs& args) = 0;
+  // True once the caches have synced (/readyz).
+  [[nodiscard]] virtual bool ready() const = 0;
+};
+
+}  // namespace koord::extender::framework
