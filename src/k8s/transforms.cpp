@@ -36,7 +36,7 @@ void trimContainers(Json& spec, const char* field) {
 
 }  // namespace
 
-void trimPodJson(Json& object) {
+void trimPodJsonForNode(Json& object) {
   if (!object.is_object()) {
     return;
   }
@@ -82,8 +82,21 @@ void trimPodJson(Json& object) {
   }
 }
 
+void trimPodJson(Json& object) {
+  trimPodJsonForNode(object);
+  if (auto status = object.find("status"); status != object.end() && status->is_object()) {
+    status->erase("conditions");
+    status->erase("containerStatuses");
+  }
+}
+
 Result<api::core::Pod> decodePodForCache(Json&& object) {
   trimPodJson(object);
+  return decodeObject<api::core::Pod>(std::move(object));
+}
+
+Result<api::core::Pod> decodePodForNode(Json&& object) {
+  trimPodJsonForNode(object);
   return decodeObject<api::core::Pod>(std::move(object));
 }
 

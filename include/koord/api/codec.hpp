@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "koord/api/box.hpp"
 #include "koord/common/result.hpp"
 #include "koord/resource/quantity.hpp"
 
@@ -69,11 +70,15 @@ Json toJson(const resource::Quantity& q);
 template <typename T>
 Status fromJson(const Json& j, std::optional<T>& out, const std::string& path);
 template <typename T>
+Status fromJson(const Json& j, Box<T>& out, const std::string& path);
+template <typename T>
 Status fromJson(const Json& j, std::vector<T>& out, const std::string& path);
 template <typename T, typename C>
 Status fromJson(const Json& j, std::map<std::string, T, C>& out, const std::string& path);
 template <typename T>
 Json toJson(const std::optional<T>& v);
+template <typename T>
+Json toJson(const Box<T>& v);
 template <typename T>
 Json toJson(const std::vector<T>& v);
 template <typename T, typename C>
@@ -81,6 +86,18 @@ Json toJson(const std::map<std::string, T, C>& m);
 
 template <typename T>
 Status fromJson(const Json& j, std::optional<T>& out, const std::string& path) {
+  if (j.is_null()) {
+    out.reset();
+    return Status::ok();
+  }
+  T value{};
+  KOORD_RETURN_IF_ERROR(fromJson(j, value, path));
+  out = std::move(value);
+  return Status::ok();
+}
+
+template <typename T>
+Status fromJson(const Json& j, Box<T>& out, const std::string& path) {
   if (j.is_null()) {
     out.reset();
     return Status::ok();
@@ -130,6 +147,11 @@ Status fromJson(const Json& j, std::map<std::string, T, C>& out, const std::stri
 
 template <typename T>
 Json toJson(const std::optional<T>& v) {
+  return v ? toJson(*v) : Json(nullptr);
+}
+
+template <typename T>
+Json toJson(const Box<T>& v) {
   return v ? toJson(*v) : Json(nullptr);
 }
 

@@ -51,8 +51,8 @@ class Store {
     }
     Index& index = indexes_[name];
     index.fn = std::move(fn);
-    for (const auto& [key, obj] : items_) {
-      addToIndex(index, key, *obj);
+    for (const Entry& entry : items_) {
+      addToIndex(index, &entry, *entry.second);
     }
     return Status::ok();
   }
@@ -74,11 +74,11 @@ class Store {
     if (it == items_.end()) {
       return nullptr;
     }
+    for (auto& [name, index] : indexes_) {
+      removeFromIndex(index, &*it, *it->second);
+    }
     ObjectPtr old = std::move(it->second);
     items_.erase(it);
-    for (auto& [name, index] : indexes_) {
-      removeFromIndex(index, key, *old);
-    }
     return old;
   }
 
@@ -116,8 +116,8 @@ class Store {
     items_ = std::move(next);
     for (auto& [name, index] : indexes_) {
       index.values.clear();
-      for (const auto& [key, obj] : items_) {
-        addToIndex(index, key, *obj);
+      for (const Entry& entry : items_) {
+        addToIndex(index, &entry, *entry.second);
       }
     }
     resource_version_ = std::move(resource_version);
@@ -167,8 +167,8 @@ class Store {
     auto keys = index->second.values.find(value);
     if (keys != index->second.values.end()) {
       out.reserve(keys->second.size());
-      for (const std::string& key : keys->second) {
-        out.push_back(items_.at(key));
+      for (const Entry* entry : keys->second) {
+        out.push_back(entry->second);
       }
     }
     return out;
@@ -197,9 +197,15 @@ class Store {
   [[nodiscard]] Result<std::string> keyOf(const T& obj) const { return key_func_(obj); }
 
  private:
+  using Entry = std::pair<const std::string, ObjectPtr>;
+  // Orders index members by their key. Members point into items_ (std::map nodes do not move), so
+  // an index costs a pointer per object, not a copy of its key.
+  struct EntryLess {
+    bool operator()(const Entry* a, const Entry* b) const { return a->first < b->first; }
+  };
   struct Index {
     IndexFunc fn;
-    std::map<std::string, std::set<std::string>> values;  // value -> keys
+    std::map<std::string, std::set<const Entry*, EntryLess>> values;  // value -> entries
   };
 
   Result<ObjectPtr> upsert(ObjectPtr obj) {
@@ -208,30 +214,30 @@ class Store {
     }
     KOORD_ASSIGN_OR_RETURN(std::string key, key_func_(*obj));
     std::unique_lock lock(mu_);
-    ObjectPtr& slot = items_[key];
-    ObjectPtr old = std::move(slot);
+    auto [it, inserted] = items_.try_emplace(std::move(key));
+    ObjectPtr old = std::move(it->second);
     for (auto& [name, index] : indexes_) {
       if (old != nullptr) {
-        removeFromIndex(index, key, *old);
+        removeFromIndex(index, &*it, *old);
       }
-      addToIndex(index, key, *obj);
+      addToIndex(index, &*it, *obj);
     }
-    slot = std::move(obj);
+    it->second = std::move(obj);
     return old;
   }
 
-  static void addToIndex(Index& index, const std::string& key, const T& obj) {
+  static void addToIndex(Index& index, const Entry* entry, const T& obj) {
     for (std::string& value : index.fn(obj)) {
-      index.values[std::move(value)].insert(key);
+      index.values[std::move(value)].insert(entry);
     }
   }
-  static void removeFromIndex(Index& index, const std::string& key, const T& obj) {
+  static void removeFromIndex(Index& index, const Entry* entry, const T& obj) {
     for (const std::string& value : index.fn(obj)) {
       auto it = index.values.find(value);
       if (it == index.values.end()) {
         continue;
       }
-      it->second.erase(key);
+      it->second.erase(entry);
       if (it->second.empty()) {
         index.values.erase(it);
       }

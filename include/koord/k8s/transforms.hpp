@@ -10,17 +10,25 @@
 
 namespace koord::k8s {
 
-// A Pod for the cache. Kept: metadata (name, namespace, uid, resourceVersion, labels, annotations
-// except kubectl's last-applied-configuration, ownerReferences, timestamps, finalizers), every
-// typed spec field the schedulers read (nodeName, schedulerName, priority, node selector,
-// affinity, tolerations, containers' names and resources, overhead, runtimeClassName,
-// hostNetwork), spec.topologySpreadConstraints, status phase, conditions, QoS class, IPs and
-// nominatedNodeName, and of each container status its name, containerID, ready and restartCount
-// (the agent finds cgroups by container ID). Dropped: managedFields, volumes, images,
-// env/command/args/ports/probes/mounts of containers, the rest of spec and status.
+// A Pod for a cluster-wide cache (the extender, the manager, the descheduler: every Pod of the
+// cluster, for the life of the process). Kept: metadata (name, namespace, uid, resourceVersion,
+// labels, annotations except kubectl's last-applied-configuration, ownerReferences, timestamps,
+// finalizers), every typed spec field the schedulers read (nodeName, schedulerName, priority,
+// node selector, affinity, tolerations, containers' names and resources, overhead, pod-level
+// resources, runtimeClassName, hostNetwork), spec.topologySpreadConstraints, and of the status
+// the phase, reason, message, QoS class, IPs, startTime and nominatedNodeName. Dropped:
+// managedFields, volumes, images, env/command/args/ports/probes/mounts of containers, the other
+// spec fields, conditions and container statuses (placement does not read them; a component
+// that needs readiness or container IDs uses decodePodForNode).
 [[nodiscard]] Result<api::core::Pod> decodePodForCache(Json&& object);
 
-// Trims `object` in place as decodePodForCache does, without decoding.
+// A Pod for a node-local cache (koord-agent: the pods of one node). As decodePodForCache, but
+// status.conditions (type, status, reason, lastTransitionTime) and each container status's
+// name, containerID, ready and restartCount are kept (the agent finds cgroups by container ID).
+[[nodiscard]] Result<api::core::Pod> decodePodForNode(Json&& object);
+
+// Trim `object` in place as the decoders above do, without decoding.
 void trimPodJson(Json& object);
+void trimPodJsonForNode(Json& object);
 
 }  // namespace koord::k8s

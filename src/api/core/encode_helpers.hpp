@@ -25,6 +25,13 @@ void ifSet(ObjectEncoder& e, const char* key, const std::optional<T>& value) {
   }
 }
 
+template <typename T>
+void ifSet(ObjectEncoder& e, const char* key, const Box<T>& value) {
+  if (value) {
+    e.always(key, *value);
+  }
+}
+
 // Go `bool` with omitempty: written only when true.
 inline void trueOnly(ObjectEncoder& e, const char* key, bool value) {
   if (value) {

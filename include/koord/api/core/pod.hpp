@@ -107,13 +107,13 @@ struct PodSpec {
   std::string priorityClassName;
   std::string preemptionPolicy;  // "" (unset), PreemptLowerPriority, Never
   StringMap nodeSelector;
-  std::optional<Affinity> affinity;
+  Box<Affinity> affinity;  // boxed: rarely set, and caches hold many pods
   std::vector<Toleration> tolerations;
   std::vector<Container> containers;
   std::vector<Container> initContainers;
   ResourceList overhead;
-  // Pod-level resources (PodLevelResources feature); std::nullopt when absent.
-  std::optional<ResourceRequirements> resources;
+  // Pod-level resources (PodLevelResources feature); empty when absent (boxed, as affinity).
+  Box<ResourceRequirements> resources;
   std::string runtimeClassName;
   bool hostNetwork = false;
   Json extra;

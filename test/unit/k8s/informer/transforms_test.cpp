@@ -40,10 +40,26 @@ TEST(TransformsTest, CachedPodKeepsWhatTheSchedulersAndTheAgentRead) {
   EXPECT_EQ(api::core::podQosClass(*cached), api::core::podQosClass(*full));
   EXPECT_EQ(cached->status.phase, "Running");
   EXPECT_EQ(cached->status.podIP, "10.244.42.17");
-  ASSERT_EQ(cached->status.containerStatuses.size(), 1u);
-  EXPECT_EQ(cached->status.containerStatuses[0]["containerID"],
+  EXPECT_EQ(cached->status.qosClass, "Burstable");
+  // Placement reads neither conditions nor container statuses.
+  EXPECT_TRUE(cached->status.conditions.empty());
+  EXPECT_TRUE(cached->status.containerStatuses.is_null());
+}
+
+TEST(TransformsTest, NodeCachePodKeepsContainerIdsAndConditions) {
+  auto full = decodeObject<api::core::Pod>(typicalPod());
+  auto local = decodePodForNode(typicalPod());
+  ASSERT_TRUE(full.ok() && local.ok());
+  ASSERT_EQ(local->status.containerStatuses.size(), 1u);
+  EXPECT_EQ(local->status.containerStatuses[0]["containerID"],
             full->status.containerStatuses[0]["containerID"]);
-  EXPECT_EQ(cached->status.conditions.size(), 4u);
+  EXPECT_EQ(local->status.containerStatuses[0]["ready"], true);
+  EXPECT_FALSE(local->status.containerStatuses[0].contains("imageID"));
+  ASSERT_EQ(local->status.conditions.size(), 4u);
+  EXPECT_EQ(local->status.conditions[3].type, "Ready");
+  EXPECT_EQ(local->status.conditions[3].status, "True");
+  EXPECT_EQ(local->metadata.annotations.count("kubectl.kubernetes.io/last-applied-configuration"),
+            0u);
 }
 
 TEST(TransformsTest, CachedPodDropsWhatNobodyReads) {
@@ -57,7 +73,6 @@ TEST(TransformsTest, CachedPodDropsWhatNobodyReads) {
   EXPECT_TRUE(cached->spec.containers[0].image.empty());
   EXPECT_TRUE(cached->spec.containers[0].extra.is_null() ||
               cached->spec.containers[0].extra.empty());
-  EXPECT_FALSE(cached->status.containerStatuses[0].contains("imageID"));
   // Re-encoding the cached pod gives a much smaller object.
   EXPECT_LT(toJson(*cached).dump().size() * 2, typicalPod().dump().size());
 }
