@@ -4,13 +4,13 @@
 # without kwok or kube-controller-manager (nothing else writes to it), and stops it afterwards.
 #
 #   bash test/bench/informer/run.sh [--bench BIN] [--nodes 5000] [--pods 50000]
-#                                   [--updates-per-second 1000] [--seconds 20] [--runs 3]
+#                                   [--updates-per-second 1000] [--seconds 20] [--runs 3] [--threads 32]
 # The cluster is populated once; `measure` then runs --runs times (quote the median).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 bench="$root/build/release/test/bench/informer/informer_sync_bench"
-nodes=5000 pods=50000 rate=1000 secs=20 runs=1
+nodes=5000 pods=50000 rate=1000 secs=20 runs=1 threads=32
 while [ $# -gt 0 ]; do
   case "$1" in
     --bench) bench="$2" ;;
@@ -19,6 +19,7 @@ while [ $# -gt 0 ]; do
     --updates-per-second) rate="$2" ;;
     --seconds) secs="$2" ;;
     --runs) runs="$2" ;;
+    --threads) threads="$2" ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
   shift 2
@@ -46,8 +47,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$bench" populate --kubeconfig "$kubeconfig" --namespace "$ns" --nodes "$nodes" --pods "$pods"
+"$bench" populate --kubeconfig "$kubeconfig" --namespace "$ns" --nodes "$nodes" --pods "$pods" --threads "$threads"
 for run in $(seq 1 "$runs"); do
   echo "run: $run"
-  "$bench" measure --kubeconfig "$kubeconfig" --namespace "$ns" --updates-per-second "$rate" --seconds "$secs"
+  "$bench" measure --kubeconfig "$kubeconfig" --namespace "$ns" --updates-per-second "$rate" --seconds "$secs" --threads "$threads"
 done
