@@ -16,7 +16,7 @@ Reflector::Reflector(Client& client, ReflectorOptions options, ReflectorHandler&
     clock_ = options_.clock;
   }
   if (options_.page_size <= 0) {
-    options_.page_size = 500;
+    options_.page_size = ReflectorOptions{}.page_size;
   }
 }
 

@@ -31,7 +31,7 @@ struct InformerScope {
 };
 
 struct SharedInformerFactoryOptions {
-  int64_t page_size = 500;
+  int64_t page_size = ReflectorOptions{}.page_size;
   std::chrono::seconds min_watch_timeout{300};
   const Clock* clock = nullptr;  // nullptr: real time
   log::Logger logger;

@@ -138,12 +138,12 @@ int populate(const Args& args) {
     return 1;
   }
   // The template pod runs at koord-prod (priority 9000, as the chart's PriorityClass).
-  auto priority_class = client->create(
-      GroupVersionResource{"scheduling.k8s.io", "v1", "priorityclasses", false}, "",
-      {{"apiVersion", "scheduling.k8s.io/v1"},
-       {"kind", "PriorityClass"},
-       {"metadata", {{"name", "koord-prod"}}},
-       {"value", 9000}});
+  auto priority_class =
+      client->create(GroupVersionResource{"scheduling.k8s.io", "v1", "priorityclasses", false}, "",
+                     {{"apiVersion", "scheduling.k8s.io/v1"},
+                      {"kind", "PriorityClass"},
+                      {"metadata", {{"name", "koord-prod"}}},
+                      {"value", 9000}});
   if (!priority_class.ok() && !isAlreadyExists(priority_class.status())) {
     std::cerr << priority_class.status().toString() << "\n";
     return 1;
@@ -214,6 +214,7 @@ int measure(const Args& args) {
   }
   malloc_trim(0);
   const int64_t rss_start = residentBytes();
+  const auto heap_start = static_cast<int64_t>(mallinfo2().uordblks);
 
   ReflectorOptions node_options;
   node_options.gvr = kNodes;
@@ -227,6 +228,7 @@ int measure(const Args& args) {
   const double node_sync = std::chrono::duration<double>(Clock::now() - t0).count();
   malloc_trim(0);
   const int64_t rss_nodes = residentBytes();
+  const auto heap_nodes = static_cast<int64_t>(mallinfo2().uordblks);
 
   ReflectorOptions pod_options;
   pod_options.gvr = kPods;
@@ -265,6 +267,7 @@ int measure(const Args& args) {
   const double total_sync = std::chrono::duration<double>(Clock::now() - t0).count();
   malloc_trim(0);
   const int64_t rss_pods = residentBytes();
+  const auto heap_pods = static_cast<int64_t>(mallinfo2().uordblks);
   const size_t pod_count = pods.store().size();
   std::printf("nodes_cached: %zu\npods_cached: %zu\n", nodes.store().size(), pod_count);
   std::printf("node_sync_seconds: %.2f\npod_sync_seconds: %.2f\ntotal_sync_seconds: %.2f\n",
@@ -274,8 +277,12 @@ int measure(const Args& args) {
               static_cast<double>(rss_nodes) / 1048576.0,
               static_cast<double>(rss_pods) / 1048576.0);
   if (pod_count > 0) {
-    std::printf("rss_per_pod_bytes: %.0f\n",
-                static_cast<double>(rss_pods - rss_nodes) / static_cast<double>(pod_count));
+    std::printf("rss_per_pod_bytes: %.0f\nheap_in_use_per_pod_bytes: %.0f\n",
+                static_cast<double>(rss_pods - rss_nodes) / static_cast<double>(pod_count),
+                static_cast<double>(heap_pods - heap_nodes) / static_cast<double>(pod_count));
+    std::printf("heap_in_use_per_node_bytes: %.0f\n",
+                static_cast<double>(heap_nodes - heap_start) /
+                    static_cast<double>(std::max<size_t>(nodes.store().size(), 1)));
   }
   if (args.seconds <= 0 || pod_count == 0) {
     return 0;
