@@ -10,7 +10,7 @@ packages=(
   libcurl4-openssl-dev libssl-dev zlib1g-dev libboost-system-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy
-  openssl curl ca-certificates python3
+  openssl curl ca-certificates python3 python3-yaml
 )
 
 missing=()
