@@ -29,6 +29,7 @@ struct Resource {
   // The amount of `name` ("cpu" in milli-cores), 0 when absent.
   [[nodiscard]] int64_t get(std::string_view name) const;
   void set(std::string_view name, int64_t value);
+  // Field by field (scalars merged by name, zero results dropped); saturate at the int64 limits.
   void add(const Resource& other);
   void subtract(const Resource& other);
 

@@ -1,0 +1,25 @@
+// Binder: the side effects of a bind, kept out of the runtime so that the app writes to the API
+// server (k8s::Client) and the simulator records. Runtime::bind() calls patchPod() at most once
+// (only when some PreBind plugin wrote to the patch), then bindPod().
+//
+// Thread safety: implementations are thread-safe; binds of different pods run concurrently.
+#pragma once
+
+#include <string>
+
+#include "extender/framework/plugin.hpp"
+#include "extender/framework/pod_info.hpp"
+#include "koord/common/status.hpp"
+
+namespace koord::extender::framework {
+
+class Binder {
+ public:
+  virtual ~Binder() = default;
+  // One merge patch of the pod's metadata (annotations and labels in `patch`).
+  [[nodiscard]] virtual Status patchPod(const PodInfo& pod, const BindPatch& patch) = 0;
+  // POST pods/<name>/binding to `node`.
+  [[nodiscard]] virtual Status bindPod(const PodInfo& pod, const std::string& node) = 0;
+};
+
+}  // namespace koord::extender::framework

@@ -1,0 +1,306 @@
+#include "extender/framework/cluster_state.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <set>
+#include <unordered_map>
+#include <utility>
+
+#include "koord/api/core/pod_helpers.hpp"
+
+namespace koord::extender::framework {
+namespace {
+
+constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+template <class V>
+using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
+
+struct NodeEntry {
+  std::shared_ptr<const api::core::Node> node;                 // nullptr: pods wait for their node
+  std::map<std::string, std::shared_ptr<const PodInfo>> pods;  // bound and assumed, by key
+  std::shared_ptr<const NodeInfo> info;                        // nullptr when node is
+};
+
+struct PodRecord {
+  std::shared_ptr<const PodInfo> informer;  // the latest informer version; may be null
+  std::string bound_node;                   // informer's spec.nodeName
+  std::shared_ptr<const PodInfo> assumed;   // set while assumed
+  std::string assumed_node;
+  Clock::TimePoint deadline;
+};
+
+int64_t nanos(Clock::TimePoint t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+}
+
+}  // namespace
+
+struct ClusterState::State {
+  StringMap<NodeEntry> nodes;
+  StringMap<PodRecord> pods;
+  std::set<std::string> assumed_keys;
+  int64_t generation = 0;
+
+  // Where a record's pod counts now: (node, info), or ("", nullptr).
+  static std::pair<std::string, std::shared_ptr<const PodInfo>> placement(const PodRecord& r) {
+    if (!r.bound_node.empty())
+      return {r.bound_node, r.informer};
+    if (r.assumed != nullptr)
+      return {r.assumed_node, r.assumed};
+    return {"", nullptr};
+  }
+
+  void rebuild(const std::string& name) {
+    auto it = nodes.find(name);
+    if (it == nodes.end())
+      return;
+    NodeEntry& entry = it->second;
+    if (entry.node == nullptr) {
+      entry.info = nullptr;
+      if (entry.pods.empty())
+        nodes.erase(it);
+      return;
+    }
+    std::vector<std::shared_ptr<const PodInfo>> on_node;
+    on_node.reserve(entry.pods.size());
+    for (const auto& [key, pod] : entry.pods)
+      on_node.push_back(pod);
+    auto info = std::make_shared<NodeInfo>(entry.node, std::move(on_node));
+    info->setGeneration(++generation);
+    entry.info = std::move(info);
+  }
+
+  // Moves the pod `key` from placement `before` to its record's current placement.
+  void replace(const std::string& key,
+               const std::pair<std::string, std::shared_ptr<const PodInfo>>& before,
+               const PodRecord* after_record) {
+    auto after = after_record != nullptr ? placement(*after_record)
+                                         : std::pair<std::string, std::shared_ptr<const PodInfo>>{};
+    if (before.first == after.first && before.second == after.second)
+      return;
+    if (!before.first.empty()) {
+      auto it = nodes.find(before.first);
+      if (it != nodes.end())
+        it->second.pods.erase(key);
+    }
+    if (!after.first.empty()) {
+      nodes[after.first].pods[key] = after.second;
+    }
+    if (!before.first.empty())
+      rebuild(before.first);
+    if (!after.first.empty() && after.first != before.first)
+      rebuild(after.first);
+  }
+
+  void dropAssumed(const std::string& key) {
+    auto it = pods.find(key);
+    if (it == pods.end() || it->second.assumed == nullptr)
+      return;
+    auto before = placement(it->second);
+    it->second.assumed = nullptr;
+    it->second.assumed_node.clear();
+    assumed_keys.erase(key);
+    if (it->second.informer == nullptr) {
+      pods.erase(it);
+      replace(key, before, nullptr);
+    } else {
+      replace(key, before, &it->second);
+    }
+  }
+
+  int64_t earliestDeadline() const {
+    int64_t out = kNever;
+    for (const auto& key : assumed_keys) {
+      out = std::min(out, nanos(pods.at(key).deadline));
+    }
+    return out;
+  }
+
+  void expire(Clock::TimePoint now) {
+    std::vector<std::string> due;
+    for (const auto& key : assumed_keys) {
+      if (pods.at(key).deadline <= now)
+        due.push_back(key);
+    }
+    for (const auto& key : due)
+      dropAssumed(key);
+  }
+};
+
+ClusterState::ClusterState(const Clock& clock, std::chrono::seconds assume_ttl)
+    : clock_(clock),
+      assume_ttl_(assume_ttl),
+      state_(std::make_unique<State>()),
+      next_expiry_ns_(kNever) {}
+
+ClusterState::~ClusterState() = default;
+
+void ClusterState::expireIfDue() const {
+  const auto now = clock_.now();
+  if (nanos(now) < next_expiry_ns_.load(std::memory_order_acquire))
+    return;
+  std::unique_lock lock(mu_);
+  state_->expire(now);
+  next_expiry_ns_.store(state_->earliestDeadline(), std::memory_order_release);
+}
+
+void ClusterState::upsertNode(std::shared_ptr<const api::core::Node> node) {
+  if (node == nullptr)
+    return;
+  std::unique_lock lock(mu_);
+  const std::string name = node->metadata.name;
+  state_->nodes[name].node = std::move(node);
+  state_->rebuild(name);
+}
+
+void ClusterState::removeNode(const std::string& name) {
+  std::unique_lock lock(mu_);
+  auto it = state_->nodes.find(name);
+  if (it == state_->nodes.end())
+    return;
+  it->second.node = nullptr;
+  state_->rebuild(name);
+}
+
+Status ClusterState::upsertPod(std::shared_ptr<const api::core::Pod> pod) {
+  if (pod != nullptr && api::core::isPodTerminal(*pod)) {
+    removePod(pod->metadata.namespace_ + "/" + pod->metadata.name);
+    return Status::ok();
+  }
+  KOORD_ASSIGN_OR_RETURN(auto info, PodInfo::create(std::move(pod)));
+  std::unique_lock lock(mu_);
+  State& s = *state_;
+  PodRecord& record = s.pods[info->key];
+  const auto before = State::placement(record);
+  record.bound_node = info->pod->spec.nodeName;
+  record.informer = std::move(info);
+  const std::string key = record.informer->key;
+  if (!record.bound_node.empty() && record.assumed != nullptr) {
+    record.assumed = nullptr;  // confirmed by the informer
+    record.assumed_node.clear();
+    s.assumed_keys.erase(key);
+    next_expiry_ns_.store(s.earliestDeadline(), std::memory_order_release);
+  }
+  s.replace(key, before, &record);
+  return Status::ok();
+}
+
+void ClusterState::removePod(const std::string& key) {
+  std::unique_lock lock(mu_);
+  State& s = *state_;
+  auto it = s.pods.find(key);
+  if (it == s.pods.end())
+    return;
+  const auto before = State::placement(it->second);
+  s.assumed_keys.erase(key);
+  s.pods.erase(it);
+  s.replace(key, before, nullptr);
+  next_expiry_ns_.store(s.earliestDeadline(), std::memory_order_release);
+}
+
+Status ClusterState::assume(std::shared_ptr<const PodInfo> pod, const std::string& node) {
+  if (pod == nullptr) {
+    return Status::invalidArgument("failed to assume pod '': no pod given");
+  }
+  std::unique_lock lock(mu_);
+  State& s = *state_;
+  s.expire(clock_.now());
+  auto node_it = s.nodes.find(node);
+  if (node_it == s.nodes.end() || node_it->second.node == nullptr) {
+    return Status::notFound("failed to assume pod '" + pod->key + "' on node '" + node +
+                            "': the node is not in the cache");
+  }
+  PodRecord& record = s.pods[pod->key];
+  if (!record.bound_node.empty()) {
+    return Status::alreadyExists("failed to assume pod '" + pod->key +
+                                 "': it is already bound to node '" + record.bound_node + "'");
+  }
+  if (record.assumed != nullptr) {
+    return Status::alreadyExists("failed to assume pod '" + pod->key +
+                                 "': it is already assumed on node '" + record.assumed_node + "'");
+  }
+  const auto before = State::placement(record);
+  const std::string key = pod->key;
+  record.assumed = std::move(pod);
+  record.assumed_node = node;
+  record.deadline = clock_.now() + assume_ttl_;
+  s.assumed_keys.insert(key);
+  s.replace(key, before, &record);
+  next_expiry_ns_.store(s.earliestDeadline(), std::memory_order_release);
+  return Status::ok();
+}
+
+void ClusterState::forget(const std::string& pod_key) {
+  std::unique_lock lock(mu_);
+  state_->dropAssumed(pod_key);
+  next_expiry_ns_.store(state_->earliestDeadline(), std::memory_order_release);
+}
+
+bool ClusterState::isAssumed(std::string_view pod_key) const {
+  expireIfDue();
+  std::shared_lock lock(mu_);
+  auto it = state_->pods.find(pod_key);
+  return it != state_->pods.end() && it->second.assumed != nullptr;
+}
+
+std::shared_ptr<const NodeInfo> ClusterState::nodeInfo(std::string_view name) const {
+  expireIfDue();
+  std::shared_lock lock(mu_);
+  auto it = state_->nodes.find(name);
+  return it == state_->nodes.end() ? nullptr : it->second.info;
+}
+
+std::vector<std::shared_ptr<const NodeInfo>> ClusterState::nodeInfos() const {
+  expireIfDue();
+  std::vector<std::shared_ptr<const NodeInfo>> out;
+  {
+    std::shared_lock lock(mu_);
+    out.reserve(state_->nodes.size());
+    for (const auto& [name, entry] : state_->nodes) {
+      if (entry.info != nullptr)
+        out.push_back(entry.info);
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a->name() < b->name(); });
+  return out;
+}
+
+std::shared_ptr<const PodInfo> ClusterState::pod(std::string_view key) const {
+  expireIfDue();
+  std::shared_lock lock(mu_);
+  auto it = state_->pods.find(key);
+  if (it == state_->pods.end())
+    return nullptr;
+  return it->second.informer != nullptr ? it->second.informer : it->second.assumed;
+}
+
+void ClusterState::lookupNodes(const std::vector<std::string>& names,
+                               std::vector<std::shared_ptr<const NodeInfo>>& out) const {
+  expireIfDue();
+  out.clear();
+  out.reserve(names.size());
+  std::shared_lock lock(mu_);
+  for (const auto& name : names) {
+    auto it = state_->nodes.find(name);
+    out.push_back(it == state_->nodes.end() ? nullptr : it->second.info);
+  }
+}
+
+size_t ClusterState::nodeCount() const {
+  std::shared_lock lock(mu_);
+  size_t n = 0;
+  for (const auto& [name, entry] : state_->nodes)
+    n += entry.info != nullptr ? 1 : 0;
+  return n;
+}
+
+}  // namespace koord::extender::framework

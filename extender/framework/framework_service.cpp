@@ -1,0 +1,224 @@
+#include "extender/framework/framework_service.hpp"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+namespace koord::extender::framework {
+namespace {
+
+namespace ext = api::extender;
+
+std::string describe(const PluginStatus& status) {
+  std::string out;
+  if (!status.plugin().empty())
+    out = status.plugin() + ": ";
+  return out + status.message();
+}
+
+// A victim the cache does not know: only its UID, which is all the reply needs.
+std::shared_ptr<const PodInfo> standIn(const std::string& uid) {
+  auto pod = std::make_shared<api::core::Pod>();
+  pod->metadata.uid = uid;
+  auto info = std::make_shared<PodInfo>();
+  info->uid = uid;
+  info->pod = std::move(pod);
+  return info;
+}
+
+std::shared_ptr<const PodInfo> findByUid(const NodeInfo* node, const std::string& uid) {
+  if (node == nullptr || uid.empty())
+    return nullptr;
+  for (const auto& pod : node->pods()) {
+    if (pod->uid == uid)
+      return pod;
+  }
+  return nullptr;
+}
+
+int64_t toExtenderScore(int64_t score) {
+  const int64_t scaled = (score * ext::kMaxExtenderPriority + 50) / 100;
+  return std::clamp(scaled, ext::kMinExtenderPriority, ext::kMaxExtenderPriority);
+}
+
+}  // namespace
+
+FrameworkService::FrameworkService(Runtime& runtime, ClusterState& cluster, Binder& binder,
+                                   std::function<bool()> ready)
+    : runtime_(runtime), cluster_(cluster), binder_(binder), ready_(std::move(ready)) {}
+
+bool FrameworkService::ready() const {
+  return !ready_ || ready_();
+}
+
+ext::ExtenderFilterResult FrameworkService::filter(const ext::ExtenderArgs& args) {
+  ext::ExtenderFilterResult out;
+  const bool by_name = args.nodeNames.has_value() || !args.nodes.has_value();
+  if (by_name) {
+    out.nodeNames.emplace();
+  } else {
+    out.nodes.emplace();
+  }
+  auto pod = PodInfo::create(std::make_shared<const api::core::Pod>(args.pod));
+  if (!pod.ok()) {
+    out.error = pod.status().message();
+    return out;
+  }
+  std::vector<std::string> item_names;
+  const std::vector<std::string>* names = &item_names;
+  if (args.nodeNames) {
+    names = &*args.nodeNames;
+  } else if (args.nodes) {
+    item_names.reserve(args.nodes->items.size());
+    for (const auto& node : args.nodes->items)
+      item_names.push_back(node.metadata.name);
+  }
+  std::vector<std::shared_ptr<const NodeInfo>> infos;
+  cluster_.lookupNodes(*names, infos);
+  std::vector<std::shared_ptr<const NodeInfo>> known;
+  known.reserve(infos.size());
+  for (size_t i = 0; i < infos.size(); ++i) {
+    if (infos[i] != nullptr) {
+      known.push_back(std::move(infos[i]));
+    } else {
+      out.failedNodes[(*names)[i]] = std::string(kNodeNotFound);
+    }
+  }
+  Runtime::FilterResult result = runtime_.filter(**pod, known);
+  if (result.error.code() == Code::kError) {
+    out.error = "failed to filter pod '" + (*pod)->key + "': " + describe(result.error);
+    out.failedNodes.clear();
+    return out;
+  }
+  for (auto& [node, status] : result.failed) {
+    if (status.code() == Code::kUnschedulableAndUnresolvable) {
+      out.failedAndUnresolvableNodes[node] = status.message();
+    } else {
+      out.failedNodes[node] = status.message();
+    }
+  }
+  if (by_name) {
+    out.nodeNames = std::move(result.feasible);
+  } else {
+    size_t next = 0;
+    for (const auto& node : args.nodes->items) {
+      if (next < result.feasible.size() && node.metadata.name == result.feasible[next]) {
+        out.nodes->items.push_back(node);
+        ++next;
+      }
+    }
+  }
+  return out;
+}
+
+ext::HostPriorityList FrameworkService::prioritize(const ext::ExtenderArgs& args) {
+  std::vector<std::string> item_names;
+  const std::vector<std::string>* names = &item_names;
+  if (args.nodeNames) {
+    names = &*args.nodeNames;
+  } else if (args.nodes) {
+    item_names.reserve(args.nodes->items.size());
+    for (const auto& node : args.nodes->items)
+      item_names.push_back(node.metadata.name);
+  }
+  ext::HostPriorityList out;
+  out.reserve(names->size());
+  for (const auto& name : *names)
+    out.push_back({name, 0});
+  auto pod = PodInfo::create(std::make_shared<const api::core::Pod>(args.pod));
+  if (!pod.ok())
+    return out;
+  std::vector<std::shared_ptr<const NodeInfo>> infos;
+  cluster_.lookupNodes(*names, infos);
+  std::vector<std::shared_ptr<const NodeInfo>> known;
+  std::vector<size_t> positions;
+  known.reserve(infos.size());
+  positions.reserve(infos.size());
+  for (size_t i = 0; i < infos.size(); ++i) {
+    if (infos[i] != nullptr) {
+      known.push_back(std::move(infos[i]));
+      positions.push_back(i);
+    }
+  }
+  const std::vector<int64_t> scores = runtime_.score(**pod, known);
+  for (size_t k = 0; k < scores.size() && k < positions.size(); ++k) {
+    out[positions[k]].score = toExtenderScore(scores[k]);
+  }
+  return out;
+}
+
+ext::ExtenderBindingResult FrameworkService::bind(const ext::ExtenderBindingArgs& args) {
+  ext::ExtenderBindingResult out;
+  const std::string key = args.podNamespace + "/" + args.podName;
+  auto pod = cluster_.pod(key);
+  if (pod == nullptr) {
+    out.error = "failed to bind pod '" + key + "': the pod is not in koord-extender's cache";
+    return out;
+  }
+  if (!args.podUID.empty() && pod->uid != args.podUID) {
+    out.error = "failed to bind pod '" + key + "': the cache holds UID '" + pod->uid +
+                "', the request names '" + args.podUID + "'";
+    return out;
+  }
+  auto node = cluster_.nodeInfo(args.node);
+  if (node == nullptr) {
+    out.error = "failed to bind pod '" + key + "' to node '" + args.node +
+                "': the node is not in koord-extender's cache";
+    return out;
+  }
+  if (Status assumed = cluster_.assume(pod, args.node); !assumed.isOk()) {
+    out.error = assumed.message();
+    return out;
+  }
+  PluginStatus status = runtime_.bind(*pod, *node, binder_);
+  if (!status.isSuccess()) {
+    cluster_.forget(key);
+    out.error = "failed to bind pod '" + key + "' to node '" + args.node + "': " + describe(status);
+  }
+  return out;
+}
+
+ext::ExtenderPreemptionResult FrameworkService::preempt(const ext::ExtenderPreemptionArgs& args) {
+  ext::ExtenderPreemptionResult out;
+  out.nodeNameToMetaVictims.emplace();
+  auto preemptor = PodInfo::create(std::make_shared<const api::core::Pod>(args.pod));
+  if (!preemptor.ok())
+    return out;
+  std::map<std::string, std::vector<std::shared_ptr<const PodInfo>>> candidates;
+  std::map<std::string, int64_t> violations;
+  if (args.nodeNameToMetaVictims) {
+    for (const auto& [name, victims] : *args.nodeNameToMetaVictims) {
+      auto node = cluster_.nodeInfo(name);
+      auto& list = candidates[name];
+      for (const auto& meta : victims.pods) {
+        auto found = findByUid(node.get(), meta.uid);
+        list.push_back(found != nullptr ? found : standIn(meta.uid));
+      }
+      violations[name] = victims.numPDBViolations;
+    }
+  } else if (args.nodeNameToVictims) {
+    for (const auto& [name, victims] : *args.nodeNameToVictims) {
+      auto node = cluster_.nodeInfo(name);
+      auto& list = candidates[name];
+      for (const auto& victim : victims.pods) {
+        auto found = findByUid(node.get(), victim.metadata.uid);
+        if (found == nullptr) {
+          auto made = PodInfo::create(std::make_shared<const api::core::Pod>(victim));
+          found = made.ok() ? std::move(made).value() : standIn(victim.metadata.uid);
+        }
+        list.push_back(std::move(found));
+      }
+      violations[name] = victims.numPDBViolations;
+    }
+  }
+  for (auto& [name, victims] : runtime_.preempt(**preemptor, candidates)) {
+    ext::MetaVictims meta;
+    meta.numPDBViolations = violations[name];
+    for (const auto& victim : victims)
+      meta.pods.push_back({victim->uid});
+    out.nodeNameToMetaVictims->emplace(name, std::move(meta));
+  }
+  return out;
+}
+
+}  // namespace koord::extender::framework

@@ -1,0 +1,130 @@
+#include "extender/framework/pod_info.hpp"
+
+#include <utility>
+
+#include "koord/api/core/pod_helpers.hpp"
+#include "koord/api/well_known.hpp"
+
+namespace koord::extender::framework {
+namespace {
+
+std::string_view labelOf(const api::core::Pod& pod, std::string_view key) {
+  const auto& labels = pod.metadata.labels;
+  auto it = labels.find(std::string(key));
+  return it == labels.end() ? std::string_view() : std::string_view(it->second);
+}
+
+PriorityBand bandByName(std::string_view name) {
+  if (name == api::kPriorityProd)
+    return PriorityBand::kProd;
+  if (name == api::kPriorityMid)
+    return PriorityBand::kMid;
+  if (name == api::kPriorityBatch)
+    return PriorityBand::kBatch;
+  if (name == api::kPriorityFree)
+    return PriorityBand::kFree;
+  return PriorityBand::kNone;
+}
+
+PriorityBand bandByValue(int32_t priority) {
+  if (priority >= api::kPriorityProdValueMin && priority <= api::kPriorityProdValueMax) {
+    return PriorityBand::kProd;
+  }
+  if (priority >= api::kPriorityMidValueMin && priority <= api::kPriorityMidValueMax) {
+    return PriorityBand::kMid;
+  }
+  if (priority >= api::kPriorityBatchValueMin && priority <= api::kPriorityBatchValueMax) {
+    return PriorityBand::kBatch;
+  }
+  if (priority >= api::kPriorityFreeValueMin && priority <= api::kPriorityFreeValueMax) {
+    return PriorityBand::kFree;
+  }
+  return PriorityBand::kNone;
+}
+
+}  // namespace
+
+KoordQos koordQosOf(const api::core::Pod& pod) {
+  const std::string_view value = labelOf(pod, api::kLabelPodQoS);
+  if (value == api::kQoSLSE)
+    return KoordQos::kLSE;
+  if (value == api::kQoSLSR)
+    return KoordQos::kLSR;
+  if (value == api::kQoSLS)
+    return KoordQos::kLS;
+  if (value == api::kQoSBE)
+    return KoordQos::kBE;
+  if (value == api::kQoSSystem)
+    return KoordQos::kSystem;
+  return KoordQos::kNone;
+}
+
+PriorityBand priorityBandOf(const api::core::Pod& pod) {
+  // The explicit class label wins over spec.priority (Koordinator's GetPodPriorityClassRaw).
+  if (PriorityBand band = bandByName(labelOf(pod, api::kLabelPodPriorityClass));
+      band != PriorityBand::kNone) {
+    return band;
+  }
+  return pod.spec.priority ? bandByValue(*pod.spec.priority) : PriorityBand::kNone;
+}
+
+std::string_view koordQosName(KoordQos qos) {
+  switch (qos) {
+    case KoordQos::kLSE:
+      return api::kQoSLSE;
+    case KoordQos::kLSR:
+      return api::kQoSLSR;
+    case KoordQos::kLS:
+      return api::kQoSLS;
+    case KoordQos::kBE:
+      return api::kQoSBE;
+    case KoordQos::kSystem:
+      return api::kQoSSystem;
+    case KoordQos::kNone:
+      break;
+  }
+  return api::kQoSNone;
+}
+
+std::string_view priorityBandName(PriorityBand band) {
+  switch (band) {
+    case PriorityBand::kProd:
+      return api::kPriorityProd;
+    case PriorityBand::kMid:
+      return api::kPriorityMid;
+    case PriorityBand::kBatch:
+      return api::kPriorityBatch;
+    case PriorityBand::kFree:
+      return api::kPriorityFree;
+    case PriorityBand::kNone:
+      break;
+  }
+  return api::kPriorityNone;
+}
+
+Result<std::shared_ptr<const PodInfo>> PodInfo::create(std::shared_ptr<const api::core::Pod> pod) {
+  if (pod == nullptr) {
+    return Status::invalidArgument("failed to read pod '': no pod given");
+  }
+  std::string key = pod->metadata.namespace_ + "/" + pod->metadata.name;
+  if (pod->metadata.name.empty()) {
+    return Status::invalidArgument("failed to read pod '" + key + "': metadata.name is empty");
+  }
+  auto requests = api::core::podRequests(*pod);
+  if (!requests.ok()) {
+    return Status::invalidArgument("failed to sum the requests of pod '" + key +
+                                   "': " + requests.status().message());
+  }
+  auto info = std::make_shared<PodInfo>();
+  info->key = std::move(key);
+  info->uid = pod->metadata.uid;
+  info->requests = Resource::fromList(*requests);
+  info->requests.pods = 1;
+  info->qos = koordQosOf(*pod);
+  info->band = priorityBandOf(*pod);
+  info->priority = pod->spec.priority.value_or(0);
+  info->pod = std::move(pod);
+  return std::shared_ptr<const PodInfo>(std::move(info));
+}
+
+}  // namespace koord::extender::framework

@@ -1,0 +1,36 @@
+#include "extender/framework/registry.hpp"
+
+#include <utility>
+
+namespace koord::extender::framework {
+
+Status Registry::add(std::string name, PluginFactory factory) {
+  if (name.empty()) {
+    return Status::invalidArgument("failed to register plugin '': the name is empty");
+  }
+  if (!factory) {
+    return Status::invalidArgument("failed to register plugin '" + name + "': no factory");
+  }
+  auto [it, inserted] = factories_.try_emplace(name, std::move(factory));
+  if (!inserted) {
+    return Status::alreadyExists("failed to register plugin '" + name +
+                                 "': the name is already registered");
+  }
+  return Status::ok();
+}
+
+const PluginFactory* Registry::find(const std::string& name) const {
+  auto it = factories_.find(name);
+  return it == factories_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> Registry::names() const {
+  std::vector<std::string> out;
+  out.reserve(factories_.size());
+  for (const auto& [name, factory] : factories_) {
+    out.push_back(name);
+  }
+  return out;
+}
+
+}  // namespace koord::extender::framework

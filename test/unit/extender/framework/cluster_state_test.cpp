@@ -1,0 +1,180 @@
+#include "extender/framework/cluster_state.hpp"
+
+#include <gtest/gtest.h>
+
+#include "test_util.hpp"
+
+namespace koord::extender::framework {
+namespace {
+
+using testing::makeNode;
+using testing::makePod;
+using testing::makePodInfo;
+
+std::vector<std::string> podKeys(const std::shared_ptr<const NodeInfo>& info) {
+  std::vector<std::string> out;
+  if (info == nullptr)
+    return out;
+  for (const auto& p : info->pods())
+    out.push_back(p->key);
+  return out;
+}
+
+class ClusterStateTest : public ::testing::Test {
+ protected:
+  FakeClock clock_;
+  ClusterState state_{clock_, std::chrono::seconds(30)};
+};
+
+TEST_F(ClusterStateTest, NodesAddUpdateRemove) {
+  state_.upsertNode(makeNode("n2"));
+  state_.upsertNode(makeNode("n1", "2"));
+  ASSERT_NE(state_.nodeInfo("n1"), nullptr);
+  EXPECT_EQ(state_.nodeInfo("n1")->allocatable().milli_cpu, 2000);
+  auto before = state_.nodeInfo("n1");
+  state_.upsertNode(makeNode("n1", "8"));
+  EXPECT_EQ(state_.nodeInfo("n1")->allocatable().milli_cpu, 8000);
+  EXPECT_EQ(before->allocatable().milli_cpu, 2000);  // the old snapshot never changes
+  EXPECT_GT(state_.nodeInfo("n1")->generation(), before->generation());
+  auto all = state_.nodeInfos();
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0]->name(), "n1");
+  EXPECT_EQ(all[1]->name(), "n2");
+  state_.removeNode("n1");
+  EXPECT_EQ(state_.nodeInfo("n1"), nullptr);
+  EXPECT_EQ(state_.nodeCount(), 1u);
+}
+
+TEST_F(ClusterStateTest, PodsJoinMoveAndLeaveNodes) {
+  state_.upsertNode(makeNode("n1"));
+  state_.upsertNode(makeNode("n2"));
+  struct Step {
+    std::string what;
+    std::function<void()> act;
+    std::vector<std::string> on_n1;
+    std::vector<std::string> on_n2;
+    int64_t n1_cpu;
+  };
+  const std::vector<Step> steps = {
+      {"pending pod is only remembered",
+       [&] { ASSERT_TRUE(state_.upsertPod(makePod("a")).isOk()); },
+       {},
+       {},
+       0},
+      {"binding puts it on n1",
+       [&] { ASSERT_TRUE(state_.upsertPod(makePod("a", "1", "n1")).isOk()); },
+       {"default/a"},
+       {},
+       1000},
+      {"second pod on n1",
+       [&] { ASSERT_TRUE(state_.upsertPod(makePod("b", "2", "n1")).isOk()); },
+       {"default/a", "default/b"},
+       {},
+       3000},
+      {"update of a's requests",
+       [&] { ASSERT_TRUE(state_.upsertPod(makePod("a", "500m", "n1")).isOk()); },
+       {"default/a", "default/b"},
+       {},
+       2500},
+      {"b moves to n2",
+       [&] { ASSERT_TRUE(state_.upsertPod(makePod("b", "2", "n2")).isOk()); },
+       {"default/a"},
+       {"default/b"},
+       500},
+      {"a removed", [&] { state_.removePod("default/a"); }, {}, {"default/b"}, 0},
+      {"terminal b leaves n2",
+       [&] {
+         auto b = makePod("b", "1", "n2");
+         b->status.phase = "Succeeded";
+         ASSERT_TRUE(state_.upsertPod(b).isOk());
+       },
+       {},
+       {},
+       0},
+  };
+  for (const auto& step : steps) {
+    SCOPED_TRACE(step.what);
+    step.act();
+    EXPECT_EQ(podKeys(state_.nodeInfo("n1")), step.on_n1);
+    EXPECT_EQ(podKeys(state_.nodeInfo("n2")), step.on_n2);
+    EXPECT_EQ(state_.nodeInfo("n1")->requested().milli_cpu, step.n1_cpu);
+    EXPECT_EQ(state_.nodeInfo("n1")->requested().pods, static_cast<int64_t>(step.on_n1.size()));
+  }
+  EXPECT_EQ(state_.pod("default/a"), nullptr);
+}
+
+TEST_F(ClusterStateTest, PodsBeforeTheirNodeAppearWithIt) {
+  ASSERT_TRUE(state_.upsertPod(makePod("a", "1", "late")).isOk());
+  EXPECT_EQ(state_.nodeInfo("late"), nullptr);
+  state_.upsertNode(makeNode("late"));
+  EXPECT_EQ(podKeys(state_.nodeInfo("late")), std::vector<std::string>{"default/a"});
+  state_.removeNode("late");
+  state_.upsertNode(makeNode("late"));
+  EXPECT_EQ(podKeys(state_.nodeInfo("late")), std::vector<std::string>{"default/a"});
+}
+
+TEST_F(ClusterStateTest, UpsertPodRejectsUndecodablePod) {
+  EXPECT_EQ(state_.upsertPod(makePod("")).code(), StatusCode::kInvalidArgument);
+}
+
+TEST_F(ClusterStateTest, AssumeThenConfirm) {
+  state_.upsertNode(makeNode("n1"));
+  ASSERT_TRUE(state_.upsertPod(makePod("a")).isOk());
+  ASSERT_TRUE(state_.assume(state_.pod("default/a"), "n1").isOk());
+  EXPECT_TRUE(state_.isAssumed("default/a"));
+  EXPECT_EQ(podKeys(state_.nodeInfo("n1")), std::vector<std::string>{"default/a"});
+  // The informer still shows it pending: it stays assumed.
+  ASSERT_TRUE(state_.upsertPod(makePod("a")).isOk());
+  EXPECT_TRUE(state_.isAssumed("default/a"));
+  ASSERT_TRUE(state_.upsertPod(makePod("a", "1", "n1")).isOk());
+  EXPECT_FALSE(state_.isAssumed("default/a"));
+  clock_.advance(std::chrono::minutes(5));  // confirmed pods never expire
+  EXPECT_EQ(podKeys(state_.nodeInfo("n1")), std::vector<std::string>{"default/a"});
+  EXPECT_EQ(state_.nodeInfo("n1")->requested().milli_cpu, 1000);
+}
+
+TEST_F(ClusterStateTest, AssumeThenExpire) {
+  state_.upsertNode(makeNode("n1"));
+  ASSERT_TRUE(state_.assume(makePodInfo("a"), "n1").isOk());
+  clock_.advance(std::chrono::seconds(29));
+  EXPECT_EQ(podKeys(state_.nodeInfo("n1")), std::vector<std::string>{"default/a"});
+  clock_.advance(std::chrono::seconds(1));
+  EXPECT_TRUE(podKeys(state_.nodeInfo("n1")).empty());
+  EXPECT_FALSE(state_.isAssumed("default/a"));
+  EXPECT_EQ(state_.pod("default/a"), nullptr);
+}
+
+TEST_F(ClusterStateTest, ForgetDropsOnlyTheAssumption) {
+  state_.upsertNode(makeNode("n1"));
+  ASSERT_TRUE(state_.upsertPod(makePod("a")).isOk());
+  ASSERT_TRUE(state_.assume(state_.pod("default/a"), "n1").isOk());
+  state_.forget("default/a");
+  EXPECT_TRUE(podKeys(state_.nodeInfo("n1")).empty());
+  EXPECT_NE(state_.pod("default/a"), nullptr);  // still known as pending
+  state_.forget("default/a");                   // no-op
+  // It can be assumed again (a retried bind).
+  EXPECT_TRUE(state_.assume(state_.pod("default/a"), "n1").isOk());
+}
+
+TEST_F(ClusterStateTest, AssumeErrors) {
+  state_.upsertNode(makeNode("n1"));
+  ASSERT_TRUE(state_.upsertPod(makePod("bound", "1", "n1")).isOk());
+  EXPECT_EQ(state_.assume(makePodInfo("a"), "nope").code(), StatusCode::kNotFound);
+  EXPECT_EQ(state_.assume(makePodInfo("bound"), "n1").code(), StatusCode::kAlreadyExists);
+  ASSERT_TRUE(state_.assume(makePodInfo("a"), "n1").isOk());
+  EXPECT_EQ(state_.assume(makePodInfo("a"), "n1").code(), StatusCode::kAlreadyExists);
+}
+
+TEST_F(ClusterStateTest, LookupNodesKeepsOrderAndMarksUnknown) {
+  state_.upsertNode(makeNode("n1"));
+  state_.upsertNode(makeNode("n2"));
+  std::vector<std::shared_ptr<const NodeInfo>> out;
+  state_.lookupNodes({"n2", "x", "n1"}, out);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0]->name(), "n2");
+  EXPECT_EQ(out[1], nullptr);
+  EXPECT_EQ(out[2]->name(), "n1");
+}
+
+}  // namespace
+}  // namespace koord::extender::framework

@@ -1,0 +1,198 @@
+#include "extender/framework/framework_service.hpp"
+
+#include <gtest/gtest.h>
+
+#include "runtime_fixture.hpp"
+
+namespace koord::extender::framework {
+namespace {
+
+using testing::makeNode;
+using testing::makePod;
+using testing::RuntimeFixture;
+using testing::ScriptedPlugin;
+
+class NullBinder final : public Binder {
+ public:
+  Status patchPod(const PodInfo&, const BindPatch&) override { return Status::ok(); }
+  Status bindPod(const PodInfo& pod, const std::string& node) override {
+    bound.push_back(pod.key + "->" + node);
+    return bind_error;
+  }
+  Status bind_error;
+  std::vector<std::string> bound;
+};
+
+class FrameworkServiceTest : public RuntimeFixture {
+ protected:
+  void SetUp() override {
+    cluster_.upsertNode(makeNode("n1", "4"));
+    cluster_.upsertNode(makeNode("n2", "1"));
+    cluster_.upsertNode(makeNode("n3", "4"));
+    ASSERT_TRUE(cluster_.upsertPod(makePod("busy", "500m", "n2")).isOk());
+    // Fit: the pod's cpu must fit what is left; Zone: n3 can never fit. Both score the same
+    // fixed value per node, so the weighted mean is that value.
+    auto fixed_score = [](const NodeInfo& node) -> int64_t {
+      return node.name() == "n1" ? 100 : node.name() == "n2" ? 45 : 44;
+    };
+    add("Fit", [fixed_score](ScriptedPlugin& p) {
+      p.on_filter = [](const PodInfo& pod, const NodeInfo& node) {
+        return pod.requests.milli_cpu + node.requested().milli_cpu <= node.allocatable().milli_cpu
+                   ? PluginStatus::success()
+                   : PluginStatus::unschedulable("Insufficient cpu");
+      };
+      p.on_score = fixed_score;
+    });
+    add("Zone", [fixed_score](ScriptedPlugin& p) {
+      p.on_score = fixed_score;
+      p.on_filter = [](const PodInfo&, const NodeInfo& node) {
+        return node.name() == "n3" ? PluginStatus::unresolvable("node(s) didn't match zone")
+                                   : PluginStatus::success();
+      };
+    });
+    runtime_ = make({{"Fit", {}, 1}, {"Zone", {}, 1}});
+    ASSERT_NE(runtime_, nullptr);
+    service_ = std::make_unique<FrameworkService>(*runtime_, cluster_, binder_, nullptr);
+  }
+
+  static api::extender::ExtenderArgs byName(std::vector<std::string> names) {
+    api::extender::ExtenderArgs args;
+    args.pod = *makePod("p", "1");
+    args.nodeNames = std::move(names);
+    return args;
+  }
+
+  NullBinder binder_;
+  std::unique_ptr<Runtime> runtime_;
+  std::unique_ptr<FrameworkService> service_;
+};
+
+TEST_F(FrameworkServiceTest, FilterByNamesWithNodeCache) {
+  auto result = service_->filter(byName({"n1", "n2", "n3", "ghost"}));
+  EXPECT_TRUE(result.error.empty()) << result.error;
+  EXPECT_FALSE(result.nodes.has_value());
+  ASSERT_TRUE(result.nodeNames.has_value());
+  EXPECT_EQ(*result.nodeNames, std::vector<std::string>{"n1"});
+  EXPECT_EQ(result.failedNodes, (api::extender::FailedNodesMap{
+                                    {"n2", "Insufficient cpu"},
+                                    {"ghost", "node(s) not found in koord-extender's cache"}}));
+  EXPECT_EQ(result.failedAndUnresolvableNodes,
+            (api::extender::FailedNodesMap{{"n3", "node(s) didn't match zone"}}));
+}
+
+TEST_F(FrameworkServiceTest, FilterByNodeObjectsWithoutNodeCache) {
+  api::extender::ExtenderArgs args;
+  args.pod = *makePod("p", "1");
+  args.nodes.emplace();
+  for (const std::string name : {"n1", "n2", "n3", "ghost"}) {
+    auto node = *makeNode(name);
+    node.metadata.labels["from"] = "request";
+    args.nodes->items.push_back(node);
+  }
+  auto result = service_->filter(args);
+  EXPECT_TRUE(result.error.empty()) << result.error;
+  EXPECT_FALSE(result.nodeNames.has_value());
+  ASSERT_TRUE(result.nodes.has_value());
+  ASSERT_EQ(result.nodes->items.size(), 1u);
+  EXPECT_EQ(result.nodes->items[0].metadata.name, "n1");
+  EXPECT_EQ(result.nodes->items[0].metadata.labels.at("from"), "request");  // the given object
+  EXPECT_EQ(result.failedNodes.count("ghost"), 1u);
+  EXPECT_EQ(result.failedAndUnresolvableNodes.count("n3"), 1u);
+}
+
+TEST_F(FrameworkServiceTest, FilterOfUndecodablePodIsAnError) {
+  auto args = byName({"n1"});
+  args.pod.metadata.name.clear();
+  auto result = service_->filter(args);
+  EXPECT_FALSE(result.error.empty());
+  ASSERT_TRUE(result.nodeNames.has_value());
+  EXPECT_TRUE(result.nodeNames->empty());
+}
+
+TEST_F(FrameworkServiceTest, PrioritizeScalesToZeroToTen) {
+  auto scores = service_->prioritize(byName({"n3", "ghost", "n1", "n2"}));
+  const api::extender::HostPriorityList want = {{"n3", 4}, {"ghost", 0}, {"n1", 10}, {"n2", 5}};
+  EXPECT_EQ(scores, want);
+}
+
+TEST_F(FrameworkServiceTest, BindAssumesThePod) {
+  ASSERT_TRUE(cluster_.upsertPod(makePod("p", "1")).isOk());
+  api::extender::ExtenderBindingArgs args{"p", "default", "uid-p", "n1"};
+  auto result = service_->bind(args);
+  EXPECT_TRUE(result.error.empty()) << result.error;
+  EXPECT_EQ(binder_.bound, std::vector<std::string>{"default/p->n1"});
+  EXPECT_TRUE(cluster_.isAssumed("default/p"));
+  EXPECT_EQ(cluster_.nodeInfo("n1")->requested().milli_cpu, 1000);
+}
+
+TEST_F(FrameworkServiceTest, BindFailuresForgetThePod) {
+  ASSERT_TRUE(cluster_.upsertPod(makePod("p", "1")).isOk());
+  ASSERT_TRUE(cluster_.upsertPod(makePod("big", "8")).isOk());
+  struct Case {
+    std::string name;
+    api::extender::ExtenderBindingArgs args;
+    Status bind_error;
+    std::string want_error;
+  };
+  const std::vector<Case> cases = {
+      {"binder fails",
+       {"p", "default", "uid-p", "n1"},
+       Status::conflict("pod is already bound"),
+       "pod is already bound"},
+      {"re-check fails", {"big", "default", "uid-big", "n1"}, {}, "Fit: Insufficient cpu"},
+      {"unknown pod", {"nope", "default", "", "n1"}, {}, "not in koord-extender's cache"},
+      {"unknown node", {"p", "default", "", "ghost"}, {}, "node 'ghost'"},
+      {"uid mismatch", {"p", "default", "other-uid", "n1"}, {}, "other-uid"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    binder_.bind_error = c.bind_error;
+    auto result = service_->bind(c.args);
+    EXPECT_NE(result.error.find(c.want_error), std::string::npos) << result.error;
+    EXPECT_FALSE(cluster_.isAssumed("default/" + c.args.podName));
+    EXPECT_EQ(cluster_.nodeInfo("n1")->requested().milli_cpu, 0);
+  }
+}
+
+TEST_F(FrameworkServiceTest, PreemptAnswersMetaVictims) {
+  ASSERT_TRUE(cluster_.upsertPod(makePod("v1", "1", "n1")).isOk());
+  ASSERT_TRUE(cluster_.upsertPod(makePod("v2", "1", "n1")).isOk());
+  registry_ = Registry();
+  add("Protect", [](ScriptedPlugin& p) {
+    p.on_select = [](std::vector<std::shared_ptr<const PodInfo>>& victims) {
+      std::erase_if(victims, [](const auto& v) { return v->key == "default/v2"; });
+      for (const auto& v : victims) {
+        if (v->key == "default/busy")
+          return PluginStatus::unschedulable("protected");
+      }
+      return PluginStatus::success();
+    };
+  });
+  auto runtime = make({{"Protect", {}, 1}});
+  FrameworkService service(*runtime, cluster_, binder_, nullptr);
+  api::extender::ExtenderPreemptionArgs args;
+  args.pod = *makePod("preemptor");
+  args.nodeNameToMetaVictims = std::map<std::string, api::extender::MetaVictims>{
+      {"n1", {{{"uid-v1"}, {"uid-v2"}}, 1}},
+      {"n2", {{{"uid-busy"}}, 0}},
+  };
+  auto result = service.preempt(args);
+  ASSERT_TRUE(result.nodeNameToMetaVictims.has_value());
+  ASSERT_EQ(result.nodeNameToMetaVictims->size(), 1u);
+  const auto& n1 = result.nodeNameToMetaVictims->at("n1");
+  ASSERT_EQ(n1.pods.size(), 1u);
+  EXPECT_EQ(n1.pods[0].uid, "uid-v1");
+  EXPECT_EQ(n1.numPDBViolations, 1);
+}
+
+TEST_F(FrameworkServiceTest, ReadyFollowsTheCallback) {
+  bool synced = false;
+  FrameworkService service(*runtime_, cluster_, binder_, [&] { return synced; });
+  EXPECT_FALSE(service.ready());
+  synced = true;
+  EXPECT_TRUE(service.ready());
+  EXPECT_TRUE(service_->ready());  // no callback: always ready
+}
+
+}  // namespace
+}  // namespace koord::extender::framework
