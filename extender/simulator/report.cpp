@@ -1,0 +1,291 @@
+#include "extender/simulator/report.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "koord/api/well_known.hpp"
+#include "koord/resource/quantity.hpp"
+
+namespace koord::extender::simulator {
+
+namespace {
+
+using api::Json;
+
+struct Column {
+  std::string_view title;
+  std::string_view resource;  // Resource::get() name; "pods" for the pod count
+};
+
+constexpr Column kColumns[] = {
+    {"CPU", "cpu"},
+    {"MEMORY", "memory"},
+    {"PODS", "pods"},
+    {"BATCH-CPU", api::kResourceBatchCPU},
+    {"BATCH-MEMORY", api::kResourceBatchMemory},
+};
+
+std::string quantityText(std::string_view resource, int64_t value) {
+  if (resource == "cpu") {
+    return resource::Quantity::fromMilli(value).toString();
+  }
+  if (resource == "memory" || resource == api::kResourceBatchMemory) {
+    return resource::Quantity::fromInt(value, resource::QuantityFormat::BinarySI).toString();
+  }
+  return std::to_string(value);
+}
+
+int64_t amount(const framework::Resource& r, std::string_view resource) {
+  if (resource == "pods") {
+    return r.pods;
+  }
+  return r.get(resource);
+}
+
+int64_t requestedAmount(const NodeUsage& node, std::string_view resource) {
+  return resource == "pods" ? node.pod_count : amount(node.requested, resource);
+}
+
+std::string reservedText(const NodeUsage& node) {
+  if (!node.reservation_error.empty()) {
+    return "invalid annotation (ignored)";
+  }
+  std::vector<std::string> parts;
+  if (node.reserved.milli_cpu > 0) {
+    parts.push_back("cpu " + quantityText("cpu", node.reserved.milli_cpu));
+  }
+  if (node.reserved.memory > 0) {
+    parts.push_back("memory " + quantityText("memory", node.reserved.memory));
+  }
+  if (node.reserved.ephemeral_storage > 0) {
+    parts.push_back("ephemeral-storage " + quantityText("memory", node.reserved.ephemeral_storage));
+  }
+  for (const auto& [name, value] : node.reserved.scalar) {
+    parts.push_back(name + " " + std::to_string(value));
+  }
+  if (parts.empty()) {
+    return "-";
+  }
+  std::string text;
+  for (const auto& part : parts) {
+    text += text.empty() ? part : ", " + part;
+  }
+  return text;
+}
+
+void writeRows(const std::vector<std::vector<std::string>>& rows, std::ostream& out) {
+  std::vector<size_t> widths;
+  for (const auto& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()), 0);
+    for (size_t i = 0; i < row.size(); ++i) {
+      widths[i] = std::max(widths[i], row[i].size());
+    }
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size()) {
+        line += std::string(widths[i] - row[i].size() + 3, ' ');
+      }
+    }
+    out << line << '\n';
+  }
+}
+
+std::string rejectionText(const NodeRejection& rejection) {
+  std::string text;
+  for (const auto& reason : rejection.reasons) {
+    text += text.empty() ? reason : ", " + reason;
+  }
+  if (!rejection.plugin.empty()) {
+    text += " (" + rejection.plugin + ")";
+  }
+  return text;
+}
+
+void writeYamlValue(const Json& value, int indent, std::ostream& out);
+
+void writeYamlScalar(const Json& value, std::ostream& out) {
+  out << value.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+bool isCollection(const Json& value) {
+  return (value.is_object() || value.is_array()) && !value.empty();
+}
+
+void writeYamlValue(const Json& value, int indent, std::ostream& out) {
+  const std::string pad(static_cast<size_t>(indent), ' ');
+  if (value.is_object()) {
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      out << pad << Json(it.key()).dump() << ":";
+      if (isCollection(it.value())) {
+        out << '\n';
+        writeYamlValue(it.value(), indent + 2, out);
+      } else {
+        out << ' ';
+        if (it.value().is_object()) {
+          out << "{}";
+        } else if (it.value().is_array()) {
+          out << "[]";
+        } else {
+          writeYamlScalar(it.value(), out);
+        }
+        out << '\n';
+      }
+    }
+    return;
+  }
+  for (const auto& item : value) {
+    out << pad << "-";
+    if (isCollection(item)) {
+      out << '\n';
+      writeYamlValue(item, indent + 2, out);
+    } else {
+      out << ' ';
+      if (item.is_object()) {
+        out << "{}";
+      } else if (item.is_array()) {
+        out << "[]";
+      } else {
+        writeYamlScalar(item, out);
+      }
+      out << '\n';
+    }
+  }
+}
+
+}  // namespace
+
+Json reportJson(const SimulationResult& result) {
+  Json pods = Json::array();
+  size_t scheduled = 0;
+  for (const auto& p : result.placements) {
+    Json pod = {{"pod", p.key},
+                {"source", p.source},
+                {"priority", p.priority},
+                {"scheduled", !p.node.empty()},
+                {"node", p.node.empty() ? Json(nullptr) : Json(p.node)},
+                {"annotations", Json(p.annotations)},
+                {"labels", Json(p.labels)}};
+    if (!p.node.empty()) {
+      scheduled++;
+    } else {
+      pod["message"] = p.message;
+      Json rejections = Json::object();
+      for (const auto& [node, rejection] : p.rejections) {
+        rejections[node] = {{"plugin", rejection.plugin}, {"reasons", rejection.reasons}};
+      }
+      pod["rejections"] = std::move(rejections);
+    }
+    pods.push_back(std::move(pod));
+  }
+  Json nodes = Json::array();
+  for (const auto& n : result.nodes) {
+    Json resources = Json::object();
+    for (const auto& column : kColumns) {
+      Json entry = {
+          {"requested", quantityText(column.resource, requestedAmount(n, column.resource))},
+          {"allocatable", quantityText(column.resource, amount(n.allocatable, column.resource))}};
+      if (column.resource != "pods") {
+        entry["reserved"] = quantityText(column.resource, amount(n.reserved, column.resource));
+      }
+      resources[std::string(column.resource)] = std::move(entry);
+    }
+    Json node = {{"name", n.name}, {"pods", n.pod_count}, {"resources", std::move(resources)}};
+    if (!n.reservation_error.empty()) {
+      node["reservationError"] = n.reservation_error;
+    }
+    nodes.push_back(std::move(node));
+  }
+  Json summary = {{"nodes", result.nodes.size()},
+                  {"boundPods", result.bound_pods},
+                  {"pendingPods", result.placements.size()},
+                  {"scheduled", scheduled},
+                  {"unschedulable", result.placements.size() - scheduled},
+                  {"otherObjects", Json(result.other_kinds)}};
+  return {{"summary", std::move(summary)}, {"pods", std::move(pods)}, {"nodes", std::move(nodes)}};
+}
+
+void writeJson(const SimulationResult& result, std::ostream& out) {
+  out << reportJson(result).dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
+void writeYaml(const SimulationResult& result, std::ostream& out) {
+  writeYamlValue(reportJson(result), 0, out);
+}
+
+void writeTable(const SimulationResult& result, std::ostream& out) {
+  size_t scheduled = 0;
+  for (const auto& p : result.placements) {
+    scheduled += p.node.empty() ? 0 : 1;
+  }
+  out << "PODS (" << result.placements.size() << " pending: " << scheduled << " scheduled, "
+      << result.placements.size() - scheduled << " unschedulable; " << result.bound_pods
+      << " already bound)\n";
+  std::vector<std::vector<std::string>> rows = {{"POD", "PRIORITY", "NODE", "RESULT"}};
+  for (const auto& p : result.placements) {
+    rows.push_back({p.key, std::to_string(p.priority), p.node.empty() ? "<none>" : p.node,
+                    p.node.empty() ? p.message : "Scheduled"});
+  }
+  writeRows(rows, out);
+
+  bool any_unschedulable = false;
+  for (const auto& p : result.placements) {
+    if (!p.node.empty() || p.rejections.empty()) {
+      continue;
+    }
+    if (!any_unschedulable) {
+      out << "\nWHY NOT (per node)\n";
+      any_unschedulable = true;
+    }
+    out << p.key << (p.source.empty() ? "" : " (" + p.source + ")") << ":\n";
+    for (const auto& [node, rejection] : p.rejections) {
+      out << "  " << node << ": " << rejectionText(rejection) << '\n';
+    }
+  }
+
+  out << "\nBIND ANNOTATIONS\n";
+  bool any_patch = false;
+  for (const auto& p : result.placements) {
+    for (const auto& [key, value] : p.annotations) {
+      out << p.key << "  " << key << "=" << value << '\n';
+      any_patch = true;
+    }
+    for (const auto& [key, value] : p.labels) {
+      out << p.key << "  label " << key << "=" << value << '\n';
+      any_patch = true;
+    }
+  }
+  if (!any_patch) {
+    out << "(none: no enabled plugin writes annotations at bind)\n";
+  }
+
+  out << "\nNODES (requested/allocatable)\n";
+  std::vector<std::vector<std::string>> node_rows;
+  std::vector<std::string> header = {"NODE"};
+  for (const auto& column : kColumns) {
+    header.emplace_back(column.title);
+  }
+  header.emplace_back("RESERVED");
+  node_rows.push_back(std::move(header));
+  for (const auto& n : result.nodes) {
+    std::vector<std::string> row = {n.name};
+    for (const auto& column : kColumns) {
+      row.push_back(quantityText(column.resource, requestedAmount(n, column.resource)) + "/" +
+                    quantityText(column.resource, amount(n.allocatable, column.resource)));
+    }
+    row.push_back(reservedText(n));
+    node_rows.push_back(std::move(row));
+  }
+  writeRows(node_rows, out);
+  if (!result.other_kinds.empty()) {
+    out << "\nOTHER OBJECTS (validated, not placed)\n";
+    for (const auto& [kind, count] : result.other_kinds) {
+      out << kind << ": " << count << '\n';
+    }
+  }
+}
+
+}  // namespace koord::extender::simulator

@@ -1,0 +1,84 @@
+// The simulator's scheduling loop: places the pending pods of a ClusterInput one at a time, the way
+// kube-scheduler with koord-extender would, through the extender framework's Runtime (filter,
+// score, bind with a recording Binder) over a ClusterState that grows with every placement.
+//
+// Order: priority (spec.priority, unset = 0) descending, then metadata.creationTimestamp ascending
+// (a pod without one counts as the oldest), then namespace/name.
+// Nodes looked at per pod: kube-scheduler's numFeasibleNodesToFind (adaptive
+// percentageOfNodesToScore) starting where the previous pod stopped; every node when none fits.
+// Among the feasible nodes the highest score wins; ties go to the first in that rotation.
+//
+// Thread safety: simulate() is a pure function of its arguments (it may use worker threads).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "extender/framework/plugin_status.hpp"
+#include "extender/framework/resource.hpp"
+#include "extender/framework/runtime.hpp"
+#include "extender/simulator/cluster_loader.hpp"
+#include "koord/common/result.hpp"
+
+namespace koord::extender::simulator {
+
+struct SimulationOptions {
+  // Empty: basic::defaultPluginConfigs().
+  std::vector<framework::PluginConfig> plugins;
+  int parallelism = 0;  // as RuntimeOptions::parallelism
+};
+
+// Why one node did not take a pod.
+struct NodeRejection {
+  std::string plugin;
+  std::vector<std::string> reasons;
+};
+
+struct PodPlacement {
+  std::string key;     // namespace/name
+  std::string source;  // file:line
+  int32_t priority = 0;
+  std::string node;     // empty when not placed
+  std::string message;  // when not placed: kube-scheduler's summary, or the error
+  std::map<std::string, NodeRejection> rejections;  // when not placed: node -> why
+  std::map<std::string, std::string> annotations;   // what bind patched onto the pod
+  std::map<std::string, std::string> labels;
+};
+
+struct NodeUsage {
+  std::string name;
+  framework::Resource allocatable;
+  framework::Resource requested;  // bound + placed pods
+  framework::Resource reserved;   // by node.koordinator.sh/reservation (zero when none/invalid)
+  std::string reservation_error;  // why the annotation was ignored, when it was
+  int64_t pod_count = 0;
+};
+
+struct SimulationResult {
+  std::vector<PodPlacement> placements;  // in scheduling order
+  std::vector<NodeUsage> nodes;          // sorted by name
+  size_t bound_pods = 0;                 // pods bound in the input
+  std::map<std::string, int> other_kinds;
+};
+
+// kInvalidArgument for a bad plugin configuration or a bound pod that cannot be counted.
+[[nodiscard]] Result<SimulationResult> simulate(const ClusterInput& input,
+                                                const SimulationOptions& options);
+
+// Indices into `pods` of the pending ones (no spec.nodeName, not terminal), in scheduling order.
+[[nodiscard]] std::vector<size_t> schedulingOrder(
+    const std::vector<std::shared_ptr<const api::core::Pod>>& pods);
+
+// kube-scheduler's numFeasibleNodesToFind with the adaptive percentage:
+// all nodes below 100; else max(5, 50 - nodes/125)% of them, at least 100.
+[[nodiscard]] size_t numFeasibleNodesToFind(size_t num_nodes);
+
+// kube-scheduler's FitError text: "0/<n> nodes are available: <count> <reason>, ...." with the
+// "<count> <reason>" entries sorted as strings; "no nodes available to schedule pods" for n = 0.
+[[nodiscard]] std::string fitErrorMessage(size_t num_nodes,
+                                          const std::map<std::string, NodeRejection>& rejections);
+
+}  // namespace koord::extender::simulator
