@@ -1,18 +1,77 @@
 #include "extender/app/extender_app.hpp"
 
-#include <ostream>
+#include <pthread.h>
 
+#include <csignal>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "extender/app/serve.hpp"
+#include "extender/config/extender_config.hpp"
+#include "extender/simulator/simulate_command.hpp"
 #include "koord/common/program.hpp"
 #include "koord/log/flags.hpp"
 
 namespace koord::extender::app {
+namespace {
+
+// Blocks SIGTERM and SIGINT in the calling thread, and so in every thread it starts afterwards,
+// so that they stay pending until waitForTerminationSignal() takes one.
+sigset_t blockTerminationSignals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  return signals;
+}
+
+int waitForTerminationSignal(const sigset_t& signals) {
+  int signal = 0;
+  while (sigwait(&signals, &signal) != 0) {
+  }
+  return signal;
+}
+
+// The configuration file (or every default), with the --address and --kubeconfig overrides.
+Result<config::KoordExtenderConfiguration> loadConfiguration(const FlagSet& flags) {
+  config::KoordExtenderConfiguration loaded = config::defaultConfiguration();
+  if (!flags.get("config").empty()) {
+    KOORD_ASSIGN_OR_RETURN(loaded, config::loadExtenderConfiguration(flags.get("config")));
+  }
+  if (!flags.get("address").empty()) {
+    Result<config::HostPort> address = config::splitHostPort(flags.get("address"));
+    if (!address.ok()) {
+      return address.status().withPrefix("--address");
+    }
+    loaded.server.address = flags.get("address");
+  }
+  if (!flags.get("kubeconfig").empty()) {
+    loaded.client_connection.kubeconfig = flags.get("kubeconfig");
+  }
+  return loaded;
+}
+
+}  // namespace
 
 int runExtender(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  FlagSet flags("koord-extender",
-                "An HTTP scheduler extender for a stock kube-scheduler: Reservation, fine-grained\n"
-                "CPU/NUMA, GPU sharing, ElasticQuota, load-aware placement and gang scheduling.");
-  flags.addString("address", "127.0.0.1:10262", "address the extender serves on");
-  flags.addString("kubeconfig", "", "path to a kubeconfig; in-cluster config when empty");
+  if (argc >= 2 && std::string_view(argv[1]) == "simulate") {
+    return simulator::runSimulate(argc - 1, argv + 1, out, err);
+  }
+  FlagSet flags(
+      "koord-extender",
+      "An HTTP scheduler extender for a stock kube-scheduler: Reservation, fine-grained\n"
+      "CPU/NUMA, GPU sharing, ElasticQuota, load-aware placement and gang scheduling.\n"
+      "Configured by a KoordExtenderConfiguration file (docs/extender.md).\n"
+      "`koord-extender simulate --help` places pods of a cluster read from YAML offline.");
+  flags.addString("config", "",
+                  "path to a KoordExtenderConfiguration file; every default when empty");
+  flags.addString("address", "",
+                  "host:port to serve on; overrides server.address (default 127.0.0.1:10262)");
+  flags.addString("kubeconfig", "",
+                  "path to a kubeconfig; overrides clientConnection.kubeconfig (in-cluster "
+                  "config when both are empty)");
   log::addLogFlags(flags);
   return runProgram(
       flags, "koord-extender", argc, argv,
@@ -22,8 +81,22 @@ int runExtender(int argc, const char* const* argv, std::ostream& out, std::ostre
           err << "koord-extender: " << logger.status().message() << "\n";
           return 2;
         }
-        logger->error("no server to run yet: this build has the core library only (see docs/)");
-        return 1;
+        Result<config::KoordExtenderConfiguration> loaded = loadConfiguration(parsed);
+        if (!loaded.ok()) {
+          err << "koord-extender: " << loaded.status().message() << "\n";
+          return 2;
+        }
+        const sigset_t signals = blockTerminationSignals();
+        const Status served = serve(*loaded, *logger, [&] {
+          const int signal = waitForTerminationSignal(signals);
+          logger->info("received a termination signal", {{"signal", signal}});
+        });
+        if (!served.isOk()) {
+          logger->error("koord-extender failed", {{"error", served.message()}});
+          err << "koord-extender: " << served.message() << "\n";
+          return 1;
+        }
+        return 0;
       },
       out, err);
 }

@@ -16,6 +16,9 @@
 //    (PortReservation: a bound, non-listening SO_REUSEADDR socket that keeps the kernel from
 //    handing the port to anyone else) and the listener is opened on it; on failure a new port is
 //    tried.
+//  - HTTPS: the certificate and key files are read and checked once in start(); every TLS
+//    connection's context is then configured from those bytes in memory (cpprestsdk calls the
+//    context callback per connection, where an exception could not be reported).
 //  - Graceful stop: a flag makes new requests answer 503 at once; we wait for the in-flight count
 //    (incremented when a request arrives, decremented when its answer has been written or failed)
 //    to reach zero or the grace period to end, then close the listener, which closes every
@@ -28,6 +31,8 @@
 #include <atomic>
 #include <cctype>
 #include <condition_variable>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 
@@ -165,6 +170,66 @@ bool answer(const std::shared_ptr<Exchange>& ex, HttpResponse response, After af
     finishRequest(state);
   }
   return true;
+}
+
+// The PEM bytes of a server certificate chain and its key, checked to load and match.
+struct TlsMaterial {
+  std::string cert_pem;
+  std::string key_pem;
+};
+
+// Configures `ctx` for a server: TLS 1.2 and later, the chain and key from memory. Throws
+// boost::system::system_error when the PEM does not load.
+void configureTls(boost::asio::ssl::context& ctx, const TlsMaterial& tls) {
+  ctx.set_options(boost::asio::ssl::context::default_workarounds |
+                  boost::asio::ssl::context::no_sslv2 | boost::asio::ssl::context::no_sslv3 |
+                  boost::asio::ssl::context::no_tlsv1 | boost::asio::ssl::context::no_tlsv1_1 |
+                  boost::asio::ssl::context::single_dh_use);
+  ctx.use_certificate_chain(boost::asio::buffer(tls.cert_pem));
+  ctx.use_private_key(boost::asio::buffer(tls.key_pem), boost::asio::ssl::context::pem);
+}
+
+Result<std::string> readPem(const std::string& path, std::string_view what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return Status::invalidArgument("failed to read TLS " + std::string(what) + " '" + path +
+                                   "': cannot open the file");
+  }
+  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) {
+    return Status::invalidArgument("failed to read TLS " + std::string(what) + " '" + path +
+                                   "': read error");
+  }
+  return data;
+}
+
+Result<TlsMaterial> loadTls(const HttpServerOptions& options) {
+  TlsMaterial tls;
+  KOORD_ASSIGN_OR_RETURN(tls.cert_pem, readPem(options.tls_cert_file, "certificate"));
+  KOORD_ASSIGN_OR_RETURN(tls.key_pem, readPem(options.tls_key_file, "key"));
+  try {
+    boost::asio::ssl::context ctx(boost::asio::ssl::context::tls_server);
+    try {
+      ctx.use_certificate_chain(boost::asio::buffer(tls.cert_pem));
+    } catch (const std::exception& e) {
+      return Status::invalidArgument("failed to load TLS certificate '" + options.tls_cert_file +
+                                     "': " + e.what());
+    }
+    try {
+      ctx.use_private_key(boost::asio::buffer(tls.key_pem), boost::asio::ssl::context::pem);
+    } catch (const std::exception& e) {
+      return Status::invalidArgument("failed to load TLS key '" + options.tls_key_file +
+                                     "': " + e.what());
+    }
+    if (SSL_CTX_check_private_key(ctx.native_handle()) != 1) {
+      return Status::invalidArgument("failed to load TLS key '" + options.tls_key_file +
+                                     "': it does not match the certificate '" +
+                                     options.tls_cert_file + "'");
+    }
+  } catch (const std::exception& e) {
+    return Status::invalidArgument(std::string("failed to set up TLS: ") + e.what());
+  }
+  return tls;
 }
 
 HttpResponse plain(int status, std::string body) {
@@ -367,6 +432,19 @@ class CppRestHttpServer final : public HttpServer {
       state_->dispatcher.start(options.handler_threads);
       dispatcher_started_ = true;
     }
+    web::http::experimental::listener::http_listener_config config;
+    std::string scheme = "http://";
+    if (!options.tls_cert_file.empty()) {
+      KOORD_ASSIGN_OR_RETURN(TlsMaterial loaded, loadTls(options));
+      auto tls = std::make_shared<const TlsMaterial>(std::move(loaded));
+      config.set_ssl_context_callback([tls](boost::asio::ssl::context& ctx) {
+        try {
+          configureTls(ctx, *tls);
+        } catch (const std::exception&) {  // checked in start(); the handshake fails otherwise
+        }
+      });
+      scheme = "https://";
+    }
     std::string last_error;
     uint16_t last_port = options.port;
     for (int attempt = 0; attempt < (options.port == 0 ? kPortAttempts : 1); ++attempt) {
@@ -381,7 +459,7 @@ class CppRestHttpServer final : public HttpServer {
       last_port = port;
       try {
         auto listener = std::make_unique<http_listener>(
-            web::uri("http://" + options.address + ":" + std::to_string(port) + "/"));
+            web::uri(scheme + options.address + ":" + std::to_string(port) + "/"), config);
         listener->support(
             [state = state_](http_request request) { onRequest(state, std::move(request)); });
         listener->open().wait();
@@ -461,6 +539,12 @@ Result<std::unique_ptr<HttpServer>> HttpServer::create(const HttpServerOptions& 
   }
   if (options.handler_threads == 0 || options.handler_threads > 1024) {
     return optionError("handler_threads", "must be between 1 and 1024");
+  }
+  if (options.tls_cert_file.empty() != options.tls_key_file.empty()) {
+    return optionError(
+        options.tls_cert_file.empty() ? "tls_cert_file" : "tls_key_file",
+        "must be set together with " +
+            std::string(options.tls_cert_file.empty() ? "tls_key_file" : "tls_cert_file"));
   }
   return std::unique_ptr<HttpServer>(std::make_unique<CppRestHttpServer>(options));
 }

@@ -73,6 +73,11 @@ struct HttpServerOptions {
   // Counted from the moment the request headers arrive, so a slowly sent body counts too.
   std::chrono::milliseconds request_timeout = std::chrono::seconds(5);
   std::size_t handler_threads = 8;
+  // HTTPS when both are set: a PEM certificate chain and its PEM private key, read once by
+  // start() (kInvalidArgument naming the file when either cannot be loaded or they do not
+  // match). Both empty: plain HTTP. One without the other is rejected by create().
+  std::string tls_cert_file;
+  std::string tls_key_file;
   // Receives warnings (handler exceptions, timeouts); discards by default.
   log::Logger logger;
 };
@@ -92,7 +97,8 @@ class HttpServer {
                                      HttpHandler handler) = 0;
 
   // Binds and starts serving. With port 0 a free port is reserved first (see port()). Fails with
-  // kUnavailable naming the address when it cannot listen, kFailedPrecondition when called twice.
+  // kUnavailable naming the address when it cannot listen, kInvalidArgument when the TLS files
+  // cannot be loaded, kFailedPrecondition when called twice.
   [[nodiscard]] virtual Status start() = 0;
 
   // The port being listened on after a successful start() (the real one when options.port was

@@ -1,0 +1,4 @@
+# Included by extender/CMakeLists.txt: the app's sources and dependencies beyond app/extender_app.cpp.
+list(APPEND KOORD_EXTENDER_APP_SOURCES app/serve.cpp app/k8s_binder.cpp)
+list(APPEND KOORD_EXTENDER_APP_DEPS koord_extender_server koord_extender_config
+     koord_extender_framework koord_extender_plugins koord_extender_simulator koord_k8s)

@@ -1,0 +1,105 @@
+// The koord-extender configuration file: apiVersion config.koordinator.sh/v1alpha1,
+// kind KoordExtenderConfiguration, one YAML document (docs/extender.md, "Configuration").
+//
+//   apiVersion: config.koordinator.sh/v1alpha1
+//   kind: KoordExtenderConfiguration
+//   clientConnection: {kubeconfig: "", qps: 50, burst: 100}
+//   server: {address: "127.0.0.1:10262", urlPrefix: /scheduler, tlsCertFile: "", tlsKeyFile: "",
+//            maxRequestBytes: 33554432}
+//   parallelism: 0                      # filter/score workers; 0: one per hardware thread
+//   leaderElection: {leaderElect: true, leaseDuration: 15s, renewDeadline: 10s, retryPeriod: 2s,
+//                    resourceNamespace: koordinator-system, resourceName: koord-extender}
+//   plugins: [{name: NodeReservation, weight: 1, args: {...}}, ...]
+//
+// Loading is strict at every level it models: an unknown key is an error naming its line. Plugin
+// args are kept as written; the plugin factories validate them when the runtime is created. Every
+// problem found is reported at once, one per line of the message:
+//   failed to load KoordExtenderConfiguration 'extender.yaml':
+//   line 4: server: unknown field "adress" (did you mean "address"?)
+//   line 9: leaderElection.renewDeadline: must be shorter than leaseDuration (15s)
+// Functions are pure and thread-safe; nothing throws.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "koord/api/codec.hpp"
+#include "koord/common/result.hpp"
+
+namespace koord::extender::config {
+
+inline constexpr char kApiVersion[] = "config.koordinator.sh/v1alpha1";
+inline constexpr char kKind[] = "KoordExtenderConfiguration";
+inline constexpr char kDefaultAddress[] = "127.0.0.1:10262";
+inline constexpr int64_t kDefaultMaxRequestBytes = int64_t{32} << 20;
+
+struct ClientConnectionConfiguration {
+  std::string kubeconfig;  // empty: the in-cluster service account
+  double qps = 50;
+  int32_t burst = 100;
+};
+
+struct ServerConfiguration {
+  // host:port; kube-scheduler calls the extender over localhost in the same pod.
+  std::string address = kDefaultAddress;
+  std::string url_prefix = "/scheduler";
+  std::string tls_cert_file;  // HTTPS when both files are set
+  std::string tls_key_file;
+  int64_t max_request_bytes = kDefaultMaxRequestBytes;
+
+  // The host and port of `address` (validated by the loader).
+  [[nodiscard]] std::string host() const;
+  [[nodiscard]] uint16_t port() const;
+};
+
+struct LeaderElectionConfiguration {
+  bool leader_elect = true;
+  std::chrono::nanoseconds lease_duration = std::chrono::seconds(15);
+  std::chrono::nanoseconds renew_deadline = std::chrono::seconds(10);
+  std::chrono::nanoseconds retry_period = std::chrono::seconds(2);
+  std::string resource_namespace = "koordinator-system";
+  std::string resource_name = "koord-extender";
+};
+
+struct PluginConfiguration {
+  std::string name;
+  int64_t weight = 1;  // score weight, >= 1
+  api::Json args;      // as written; null when absent (every default)
+
+  bool operator==(const PluginConfiguration&) const = default;
+};
+
+struct KoordExtenderConfiguration {
+  ClientConnectionConfiguration client_connection;
+  ServerConfiguration server;
+  int32_t parallelism = 0;  // 0: one worker per hardware thread
+  LeaderElectionConfiguration leader_election;
+  std::vector<PluginConfiguration> plugins;  // defaultPlugins() when the file has no `plugins`
+};
+
+// NodeReservation, PriorityQoS and BatchResources, weight 1, default args.
+[[nodiscard]] std::vector<PluginConfiguration> defaultPlugins();
+
+// The configuration with every default (what an empty file would give).
+[[nodiscard]] KoordExtenderConfiguration defaultConfiguration();
+
+// Parses, checks and defaults one document. kInvalidArgument
+// "failed to load KoordExtenderConfiguration '<source_name>':\n<problem>\n<problem>..." where each
+// problem reads "line <n>: <field path>: <what>" (the line left out where unknown).
+[[nodiscard]] Result<KoordExtenderConfiguration> parseExtenderConfiguration(
+    std::string_view text, std::string_view source_name);
+
+// Reads the file (koord::config::readFile's size cap and errors) and parses it.
+[[nodiscard]] Result<KoordExtenderConfiguration> loadExtenderConfiguration(const std::string& path);
+
+// Splits "host:port" (port 1..65535, host a name or IPv4 address); kInvalidArgument otherwise.
+struct HostPort {
+  std::string host;
+  uint16_t port = 0;
+};
+[[nodiscard]] Result<HostPort> splitHostPort(std::string_view address);
+
+}  // namespace koord::extender::config

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Scheduling throughput with and without koord-extender (docs/performance.md): on its own control
+# plane with kwok, N fake nodes, then M pods created at once for a stock kube-scheduler (1) with the
+# koord-scheduler profile and no extender, (2) with deploy/scheduler-config/scheduler-config.yaml
+# and koord-extender. Prints pods/s of each, measured in the same run, and their ratio.
+#
+#   bash test/bench/scheduler_throughput/run.sh --extender build/default/extender/koord-extender
+#        [--nodes 1000] [--pods 5000] [--runs 1]
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+extender_bin="" nodes=1000 pods=5000 runs=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --extender) extender_bin="$2" ;;
+    --nodes) nodes="$2" ;;
+    --pods) pods="$2" ;;
+    --runs) runs="$2" ;;
+    *) echo "unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift 2
+done
+[ -x "$extender_bin" ] || { echo "pass --extender PATH (the koord-extender binary)" >&2; exit 2; }
+dir="$(mktemp -d /tmp/koord-sched-bench.XXXXXX)"
+extender_pid=""
+cleanup() {
+  [ -n "$extender_pid" ] && kill "$extender_pid" 2>/dev/null || true
+  bash "$root/test/controlplane/cluster.sh" stop "$dir" >/dev/null 2>&1 || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+bash "$root/test/controlplane/cluster.sh" start "$dir" --kwok >/dev/null
+# shellcheck disable=SC1091
+source "$dir/cluster.env"
+export PATH="$BIN_PATH:$PATH" KUBECONFIG
+kubectl create namespace koordinator-system >/dev/null
+helm template koord "$root/charts/koordinator" -s templates/priorityclasses.yaml 2>/dev/null | kubectl apply -f - >/dev/null
+
+python3 - "$nodes" > "$dir/nodes.json" <<'PY'
+import json, sys
+items = [{"apiVersion": "v1", "kind": "Node",
+          "metadata": {"name": f"bench-node-{i}", "labels": {"type": "kwok", "zone": f"z{i % 3}"},
+                       "annotations": {"kwok.x-k8s.io/node": "fake"}},
+          "spec": {"taints": [{"key": "kwok.x-k8s.io/node", "value": "fake", "effect": "NoSchedule"}]},
+          "status": {"allocatable": {"cpu": "32", "memory": "128Gi", "pods": "110"},
+                     "capacity": {"cpu": "32", "memory": "128Gi", "pods": "110"}}}
+         for i in range(int(sys.argv[1]))]
+print(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
+PY
+kubectl apply -f "$dir/nodes.json" >/dev/null
+kubectl wait --for=condition=Ready nodes --all --timeout=300s >/dev/null
+python3 - "$pods" > "$dir/pods.json" <<'PY'
+import json, sys
+items = [{"apiVersion": "v1", "kind": "Pod",
+          "metadata": {"name": f"p-{i}", "labels": {"app": f"a{i % 50}", "koordinator.sh/qosClass": "LS"}},
+          "spec": {"schedulerName": "koord-scheduler", "priorityClassName": "koord-prod",
+                   "tolerations": [{"key": "kwok.x-k8s.io/node", "operator": "Exists", "effect": "NoSchedule"}],
+                   "containers": [{"name": "c", "image": "fake",
+                                   "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}}}]}}
+         for i in range(int(sys.argv[1]))]
+print(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
+PY
+
+port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+cat > "$dir/extender-config.yaml" <<YAML
+apiVersion: config.koordinator.sh/v1alpha1
+kind: KoordExtenderConfiguration
+clientConnection: {kubeconfig: $KUBECONFIG, qps: 1000, burst: 2000}
+server: {address: "127.0.0.1:$port"}
+leaderElection: {leaderElect: false}
+YAML
+cat > "$dir/plain.yaml" <<YAML
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+clientConnection: {kubeconfig: "@KUBECONFIG@", qps: 1000, burst: 2000}
+leaderElection: {leaderElect: false}
+profiles: [{schedulerName: koord-scheduler}]
+YAML
+{ echo "clientConnection: {kubeconfig: \"@KUBECONFIG@\", qps: 1000, burst: 2000}";
+  sed -e "s|127.0.0.1:10262|127.0.0.1:$port|g" -e 's|leaderElect: true|leaderElect: false|' \
+    "$root/deploy/scheduler-config/scheduler-config.yaml"; } > "$dir/with-extender.yaml"
+
+# Creates the pods, waits until all are bound, prints pods/s (creation start to last binding).
+measure() {
+  kubectl delete pods --all --wait=true --timeout=300s >/dev/null 2>&1 || true
+  local start end
+  start="$(date +%s.%N)"
+  kubectl create -f "$dir/pods.json" >/dev/null
+  while :; do
+    local unbound
+    unbound="$(kubectl get pods --field-selector=spec.nodeName= -o name 2>/dev/null | wc -l)"
+    [ "$unbound" -eq 0 ] && break
+    sleep 0.5
+  done
+  end="$(date +%s.%N)"
+  python3 -c "print(round($pods / ($end - $start), 1))"
+}
+
+for run in $(seq 1 "$runs"); do
+  bash "$root/test/controlplane/cluster.sh" start-scheduler "$dir" "$dir/plain.yaml" >/dev/null
+  plain="$(measure)"
+  bash "$root/test/controlplane/cluster.sh" stop-scheduler "$dir" >/dev/null
+  "$extender_bin" --config "$dir/extender-config.yaml" --log-level warn >"$dir/extender.log" 2>&1 &
+  extender_pid=$!
+  until curl -sf "http://127.0.0.1:$port/readyz" >/dev/null; do sleep 0.2; done
+  bash "$root/test/controlplane/cluster.sh" start-scheduler "$dir" "$dir/with-extender.yaml" >/dev/null
+  with="$(measure)"
+  bash "$root/test/controlplane/cluster.sh" stop-scheduler "$dir" >/dev/null
+  kill "$extender_pid"; wait "$extender_pid" 2>/dev/null || true; extender_pid=""
+  echo "run: $run"
+  echo "nodes: $nodes"
+  echo "pods: $pods"
+  echo "pods_per_second_without_extender: $plain"
+  echo "pods_per_second_with_extender: $with"
+  python3 -c "print('ratio_with_over_without:', round($with / $plain, 3))"
+done
