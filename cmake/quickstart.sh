@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # koord's main job on a fresh Debian 12 machine: installs the dependencies, builds the `release`
-# preset and runs the programs. Until `koord-extender simulate` lands, that means each program's
-# --version and --help.
+# preset and runs `koord-extender simulate` on the example cluster of deploy/examples/simulator/:
+# where kube-scheduler with koord-extender would place each pending pod, why the others fit
+# nowhere, and what every node then holds. Extra arguments go to the simulator (e.g. -o yaml, or
+# -f your-cluster.yaml instead of the example).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -9,8 +11,8 @@ bash cmake/install-deps.sh
 cmake --preset release >/dev/null
 cmake --build --preset release --target koord-extender koord-agent koord-manager
 
-for prog in extender/koord-extender agent/koord-agent manager/koord-manager; do
-  echo "================================================================"
-  "build/release/$prog" --version
-  "build/release/$prog" --help
-done
+build/release/extender/koord-extender --version
+if [ $# -eq 0 ]; then
+  set -- -f deploy/examples/simulator/cluster.yaml
+fi
+exec build/release/extender/koord-extender simulate "$@"
