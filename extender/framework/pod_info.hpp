@@ -34,7 +34,7 @@ struct PodInfo {
 
 [[nodiscard]] KoordQos koordQosOf(const api::core::Pod& pod);
 [[nodiscard]] PriorityBand priorityBandOf(const api::core::Pod& pod);
-[[nodiscard]] std::string_view koordQosName(KoordQos qos);       // "LSE", ..., "" for kNone
+[[nodiscard]] std::string_view koordQosName(KoordQos qos);           // "LSE", ..., "" for kNone
 [[nodiscard]] std::string_view priorityBandName(PriorityBand band);  // "koord-prod", ...
 
 }  // namespace koord::extender::framework

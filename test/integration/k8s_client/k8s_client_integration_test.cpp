@@ -174,8 +174,8 @@ TEST_F(K8sClientIntegrationTest, PodMigrationJobTypedCrudAndStatus) {
   with_status.status.nodeName = "node-b";
   auto st = client_->updateStatus(kPodMigrationJobs, "", toJson(with_status));
   ASSERT_TRUE(st.ok()) << st.status();
-  auto read = getAs<api::scheduling::PodMigrationJob>(*client_, kPodMigrationJobs, "",
-                                                      job.metadata.name);
+  auto read =
+      getAs<api::scheduling::PodMigrationJob>(*client_, kPodMigrationJobs, "", job.metadata.name);
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_EQ(read->status.phase, "Running");
   EXPECT_EQ(read->status.status, "ReservationCreated");
