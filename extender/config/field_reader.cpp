@@ -8,40 +8,9 @@
 namespace koord::extender::config::detail {
 namespace {
 
-// Levenshtein distance, ASCII case-insensitive.
-size_t editDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) {
-    row[j] = j;
-  }
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 std::string suggestion(std::string_view key, std::initializer_list<std::string_view> known) {
-  std::string_view best;
-  size_t best_distance = std::numeric_limits<size_t>::max();
-  for (std::string_view candidate : known) {
-    const size_t distance = editDistance(key, candidate);
-    if (distance < best_distance) {
-      best = candidate;
-      best_distance = distance;
-    }
-  }
-  if (best.empty() || best_distance > std::max<size_t>(2, key.size() / 4)) {
-    return "";
-  }
-  return " (did you mean \"" + std::string(best) + "\"?)";
+  const std::string_view best = koord::config::closestField(key, known);
+  return best.empty() ? "" : " (did you mean \"" + std::string(best) + "\"?)";
 }
 
 }  // namespace

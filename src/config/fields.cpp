@@ -26,20 +26,6 @@ size_t editDistance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-// The known field closest to `key` (case-insensitive edit distance of at most 2), or "".
-std::string_view closestField(std::string_view key, std::initializer_list<std::string_view> known) {
-  std::string_view best;
-  size_t best_distance = 3;
-  for (std::string_view candidate : known) {
-    const size_t d = editDistance(key, candidate);
-    if (d < best_distance && d < std::max<size_t>(candidate.size(), 1)) {
-      best = candidate;
-      best_distance = d;
-    }
-  }
-  return best;
-}
-
 // "in /spec", or "at the top level" for the root.
 std::string where(const std::string& json_pointer) {
   return json_pointer.empty() ? "at the top level" : "in " + json_pointer;
@@ -54,6 +40,19 @@ std::string locate(const YamlDocument& doc, const std::string& json_pointer) {
 }
 
 }  // namespace
+
+std::string_view closestField(std::string_view key, std::initializer_list<std::string_view> known) {
+  std::string_view best;
+  size_t best_distance = 3;
+  for (std::string_view candidate : known) {
+    const size_t d = editDistance(key, candidate);
+    if (d < best_distance && d < std::max<size_t>(candidate.size(), 1)) {
+      best = candidate;
+      best_distance = d;
+    }
+  }
+  return best;
+}
 
 Status errorAt(const YamlDocument& doc, const std::string& json_pointer, std::string_view message) {
   return Status::invalidArgument(locate(doc, json_pointer) + std::string(message));

@@ -63,6 +63,12 @@ struct YamlDocument {
 [[nodiscard]] Status errorAt(const YamlDocument& doc, const std::string& json_pointer,
                              std::string_view message);
 
+// The entry of `known` closest to `key` (ASCII case-insensitive edit distance of at most 2, and
+// less than the entry's length), or "" when none is that close: the "did you mean" of strict
+// config loaders.
+[[nodiscard]] std::string_view closestField(std::string_view key,
+                                            std::initializer_list<std::string_view> known);
+
 // Strict fields: fails when the mapping at `json_pointer` has a key outside `known`, e.g.
 // `<source>: line 7: unknown field "deschedule" in /profiles/0 (did you mean "descheduler"?)`,
 // one such line per unknown key (joined by "; "). OK when the node is absent or null; an error
