@@ -28,21 +28,6 @@ namespace {
 
 constexpr std::chrono::seconds kStopGrace(10);
 
-// What plugins see of the running extender.
-class AppHandle final : public framework::Handle {
- public:
-  AppHandle(const framework::ClusterView& cluster, const Clock& clock, log::Logger logger)
-      : cluster_(cluster), clock_(clock), logger_(std::move(logger)) {}
-  const framework::ClusterView& cluster() const override { return cluster_; }
-  const Clock& clock() const override { return clock_; }
-  const log::Logger& logger() const override { return logger_; }
-
- private:
-  const framework::ClusterView& cluster_;
-  const Clock& clock_;
-  log::Logger logger_;
-};
-
 std::string podKey(const api::core::Pod& pod) {
   return pod.metadata.namespace_ + "/" + pod.metadata.name;
 }
@@ -126,7 +111,7 @@ Status serve(const config::KoordExtenderConfiguration& config, const log::Logger
   std::function<bool()> synced;
   KOORD_RETURN_IF_ERROR(connectInformers(factory, state, logger, synced));
 
-  AppHandle handle(state, clock, logger);
+  framework::BasicHandle handle(state, clock, logger);
   framework::RuntimeOptions runtime_options;
   runtime_options.parallelism = config.parallelism;
   for (const config::PluginConfiguration& plugin : config.plugins) {

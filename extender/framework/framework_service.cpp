@@ -9,6 +9,22 @@ namespace {
 
 namespace ext = api::extender;
 
+// The candidate node names of a filter/prioritize request: NodeNames with nodeCacheCapable,
+// else the names of the Node objects (copied into `storage`).
+const std::vector<std::string>& candidateNames(const ext::ExtenderArgs& args,
+                                               std::vector<std::string>& storage) {
+  if (args.nodeNames) {
+    return *args.nodeNames;
+  }
+  if (args.nodes) {
+    storage.reserve(args.nodes->items.size());
+    for (const auto& node : args.nodes->items) {
+      storage.push_back(node.metadata.name);
+    }
+  }
+  return storage;
+}
+
 std::string describe(const PluginStatus& status) {
   std::string out;
   if (!status.plugin().empty())
@@ -65,14 +81,8 @@ ext::ExtenderFilterResult FrameworkService::filter(const ext::ExtenderArgs& args
     return out;
   }
   std::vector<std::string> item_names;
-  const std::vector<std::string>* names = &item_names;
-  if (args.nodeNames) {
-    names = &*args.nodeNames;
-  } else if (args.nodes) {
-    item_names.reserve(args.nodes->items.size());
-    for (const auto& node : args.nodes->items)
-      item_names.push_back(node.metadata.name);
-  }
+  const std::vector<std::string>& names_ref = candidateNames(args, item_names);
+  const std::vector<std::string>* names = &names_ref;
   std::vector<std::shared_ptr<const NodeInfo>> infos;
   cluster_.lookupNodes(*names, infos);
   std::vector<std::shared_ptr<const NodeInfo>> known;
@@ -113,14 +123,8 @@ ext::ExtenderFilterResult FrameworkService::filter(const ext::ExtenderArgs& args
 
 ext::HostPriorityList FrameworkService::prioritize(const ext::ExtenderArgs& args) {
   std::vector<std::string> item_names;
-  const std::vector<std::string>* names = &item_names;
-  if (args.nodeNames) {
-    names = &*args.nodeNames;
-  } else if (args.nodes) {
-    item_names.reserve(args.nodes->items.size());
-    for (const auto& node : args.nodes->items)
-      item_names.push_back(node.metadata.name);
-  }
+  const std::vector<std::string>& names_ref = candidateNames(args, item_names);
+  const std::vector<std::string>* names = &names_ref;
   ext::HostPriorityList out;
   out.reserve(names->size());
   for (const auto& name : *names)

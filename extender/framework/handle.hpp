@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "extender/framework/node_info.hpp"
@@ -32,6 +33,22 @@ class Handle {
   [[nodiscard]] virtual const ClusterView& cluster() const = 0;
   [[nodiscard]] virtual const Clock& clock() const = 0;
   [[nodiscard]] virtual const log::Logger& logger() const = 0;
+};
+
+// The Handle over a cluster view, a clock and a logger that the caller owns (the extender, the
+// simulator, tests and benchmarks all use it). `cluster` and `clock` must outlive it.
+class BasicHandle final : public Handle {
+ public:
+  BasicHandle(const ClusterView& cluster, const Clock& clock, log::Logger logger = {})
+      : cluster_(cluster), clock_(clock), logger_(std::move(logger)) {}
+  [[nodiscard]] const ClusterView& cluster() const override { return cluster_; }
+  [[nodiscard]] const Clock& clock() const override { return clock_; }
+  [[nodiscard]] const log::Logger& logger() const override { return logger_; }
+
+ private:
+  const ClusterView& cluster_;
+  const Clock& clock_;
+  log::Logger logger_;
 };
 
 }  // namespace koord::extender::framework

@@ -17,21 +17,6 @@ namespace koord::extender::simulator {
 
 namespace {
 
-// The Handle the simulator's plugins see.
-class SimulatorHandle final : public framework::Handle {
- public:
-  SimulatorHandle(const framework::ClusterView& cluster, const Clock& clock)
-      : cluster_(cluster), clock_(clock) {}
-  [[nodiscard]] const framework::ClusterView& cluster() const override { return cluster_; }
-  [[nodiscard]] const Clock& clock() const override { return clock_; }
-  [[nodiscard]] const log::Logger& logger() const override { return logger_; }
-
- private:
-  const framework::ClusterView& cluster_;
-  const Clock& clock_;
-  log::Logger logger_;
-};
-
 // Records what bind would write; the loop applies it to the ClusterState.
 class RecordingBinder final : public framework::Binder {
  public:
@@ -150,7 +135,7 @@ Result<SimulationResult> simulate(const ClusterInput& input, const SimulationOpt
     result.bound_pods++;
   }
 
-  SimulatorHandle handle(state, clock);
+  framework::BasicHandle handle(state, clock);
   framework::RuntimeOptions runtime_options;
   runtime_options.plugins =
       options.plugins.empty() ? basic::defaultPluginConfigs() : options.plugins;

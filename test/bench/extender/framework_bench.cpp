@@ -72,19 +72,6 @@ class LeastAllocated final : public ScorePlugin {
   }
 };
 
-class BenchHandle final : public Handle {
- public:
-  BenchHandle(const ClusterView& cluster, const Clock& clock) : cluster_(cluster), clock_(clock) {}
-  const ClusterView& cluster() const override { return cluster_; }
-  const Clock& clock() const override { return clock_; }
-  const log::Logger& logger() const override { return logger_; }
-
- private:
-  const ClusterView& cluster_;
-  const Clock& clock_;
-  log::Logger logger_;
-};
-
 class NoBinder final : public Binder {
  public:
   Status patchPod(const PodInfo&, const BindPatch&) override { return Status::ok(); }
@@ -121,7 +108,7 @@ std::shared_ptr<api::core::Pod> pod(const std::string& name, const std::string& 
 struct World {
   RealClock clock;
   ClusterState cluster{clock};
-  BenchHandle handle{cluster, clock};
+  BasicHandle handle{cluster, clock};
   Registry registry;
   std::vector<std::string> candidates;
   std::shared_ptr<api::core::Pod> pending = pod("pending", "2", "4Gi", "");

@@ -56,18 +56,7 @@ inline std::shared_ptr<const PodInfo> makePodInfo(const std::string& name,
   return PodInfo::create(makePod(name, cpu, node)).value();
 }
 
-class TestHandle final : public Handle {
- public:
-  TestHandle(const ClusterView& cluster, const Clock& clock) : cluster_(cluster), clock_(clock) {}
-  const ClusterView& cluster() const override { return cluster_; }
-  const Clock& clock() const override { return clock_; }
-  const log::Logger& logger() const override { return logger_; }
-
- private:
-  const ClusterView& cluster_;
-  const Clock& clock_;
-  log::Logger logger_;
-};
+using TestHandle = BasicHandle;
 
 // A plugin at every extension point, each behaviour a std::function (unset: success / no-op),
 // appending "<name>.<point>" to a shared call log for the sequential points.
