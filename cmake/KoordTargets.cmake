@@ -57,6 +57,8 @@ function(koord_add_integration_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE koord_options ${ARG_DEPS} GTest::gmock GTest::gtest_main)
   target_compile_definitions(${name} PRIVATE KOORD_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  # test/integration/support/ (the shared cluster client) is included from the repository root.
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
   add_test(NAME integration.${name} COMMAND ${name})
   set_tests_properties(integration.${name} PROPERTIES
     LABELS integration

@@ -13,30 +13,15 @@
 #include "koord/k8s/config.hpp"
 #include "koord/k8s/errors.hpp"
 #include "koord/k8s/event_recorder.hpp"
+#include "test/integration/support/test_cluster.hpp"
 
 namespace koord::k8s {
 namespace {
 
-std::unique_ptr<RestApiClient> connect() {
-  const char* path = std::getenv("KOORD_TEST_KUBECONFIG");  // NOLINT(concurrency-mt-unsafe)
-  if (path == nullptr || *path == '\0') {
-    return nullptr;
-  }
-  auto cfg = loadKubeconfig(path);
-  EXPECT_TRUE(cfg.ok()) << cfg.status();
-  if (!cfg.ok()) {
-    return nullptr;
-  }
-  auto rest = RestClient::create(*cfg);
-  EXPECT_TRUE(rest.ok()) << rest.status();
-  if (!rest.ok()) {
-    return nullptr;
-  }
-  return std::make_unique<RestApiClient>(std::shared_ptr<RestClient>(std::move(rest).value()));
-}
+using itest::connectToTestCluster;
 
 TEST(EventRecorderIntegrationTest, RepeatedEventIsOneEventWithCount) {
-  auto client = connect();
+  auto client = connectToTestCluster();
   if (!client) {
     GTEST_SKIP() << "KOORD_TEST_KUBECONFIG is not set";
   }

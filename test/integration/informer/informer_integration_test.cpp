@@ -22,47 +22,22 @@
 #include "koord/k8s/informer.hpp"
 #include "koord/k8s/shared_informer_factory.hpp"
 #include "koord/k8s/watch_decoder.hpp"
+#include "test/integration/support/test_cluster.hpp"
 
 namespace koord::k8s {
 namespace {
 
+using itest::connectToTestCluster;
+using itest::eventually;
+
 using api::core::ConfigMap;
 using std::chrono::seconds;
-
-std::unique_ptr<RestApiClient> connect() {
-  const char* path = std::getenv("KOORD_TEST_KUBECONFIG");  // NOLINT(concurrency-mt-unsafe)
-  if (path == nullptr || *path == '\0') {
-    return nullptr;
-  }
-  auto cfg = loadKubeconfig(path);
-  EXPECT_TRUE(cfg.ok()) << cfg.status();
-  if (!cfg.ok()) {
-    return nullptr;
-  }
-  RestClientOptions options;
-  options.backoff.max_retries = 10;  // rides out an apiserver restart
-  auto rest = RestClient::create(*cfg, options);
-  EXPECT_TRUE(rest.ok()) << rest.status();
-  return std::make_unique<RestApiClient>(std::shared_ptr<RestClient>(std::move(rest).value()));
-}
 
 // Runs test/controlplane/cluster.sh <verb> on the shared cluster; its exit status.
 int clusterSh(const std::string& verb) {
   const char* dir = std::getenv("KOORD_TEST_CLUSTER_DIR");  // NOLINT(concurrency-mt-unsafe)
   const std::string cmd = "bash '" KOORD_CLUSTER_SH "' " + verb + " '" + dir + "' >/dev/null";
   return std::system(cmd.c_str());  // NOLINT(concurrency-mt-unsafe,cert-env33-c)
-}
-
-template <typename F>
-bool eventually(F check, seconds limit = seconds(60)) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (check()) {
-      return true;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return false;
 }
 
 // Every handler call, as {"add"|"update"|"delete", name, resourceVersion}.
@@ -109,7 +84,9 @@ class Journal {
 class InformerIntegrationTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    client_ = connect();
+    RestClientOptions options;
+    options.backoff.max_retries = 10;  // rides out an apiserver restart
+    client_ = connectToTestCluster(options);
     if (!client_) {
       GTEST_SKIP() << "KOORD_TEST_KUBECONFIG is not set";
     }

@@ -14,44 +14,20 @@
 #include "koord/k8s/client.hpp"
 #include "koord/k8s/config.hpp"
 #include "koord/k8s/errors.hpp"
+#include "test/integration/support/test_cluster.hpp"
 
 namespace koord::k8s {
 namespace {
 
+using itest::connectToTestCluster;
+using itest::eventually;
+
 using std::chrono::milliseconds;
-
-std::unique_ptr<RestApiClient> connect() {
-  const char* path = std::getenv("KOORD_TEST_KUBECONFIG");  // NOLINT(concurrency-mt-unsafe)
-  if (path == nullptr || *path == '\0') {
-    return nullptr;
-  }
-  auto cfg = loadKubeconfig(path);
-  EXPECT_TRUE(cfg.ok()) << cfg.status();
-  if (!cfg.ok()) {
-    return nullptr;
-  }
-  auto rest = RestClient::create(*cfg);
-  EXPECT_TRUE(rest.ok()) << rest.status();
-  return std::make_unique<RestApiClient>(std::shared_ptr<RestClient>(std::move(rest).value()));
-}
-
-// Polls `check` every 100 ms for up to `limit`; true once it returned true.
-template <typename F>
-bool eventually(F check, std::chrono::seconds limit = std::chrono::seconds(60)) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (check()) {
-      return true;
-    }
-    std::this_thread::sleep_for(milliseconds(100));
-  }
-  return false;
-}
 
 class K8sClientIntegrationTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    auto client = connect();
+    auto client = connectToTestCluster();
     if (!client) {
       return;
     }
@@ -82,7 +58,7 @@ class K8sClientIntegrationTest : public ::testing::Test {
   }
 
   void SetUp() override {
-    client_ = connect();
+    client_ = connectToTestCluster();
     if (!client_) {
       GTEST_SKIP() << "KOORD_TEST_KUBECONFIG is not set";
     }

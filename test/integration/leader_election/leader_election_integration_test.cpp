@@ -20,35 +20,20 @@
 #include "koord/k8s/client.hpp"
 #include "koord/k8s/config.hpp"
 #include "koord/k8s/errors.hpp"
+#include "test/integration/support/test_cluster.hpp"
 
 extern char** environ;  // NOLINT(readability-redundant-declaration)
 
 namespace koord::k8s {
 namespace {
 
+using itest::connectToTestCluster;
+using itest::testKubeconfig;
+
 using Time = std::chrono::steady_clock::time_point;
 using std::chrono::duration;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-const char* kubeconfigPath() {
-  const char* path = std::getenv("KOORD_TEST_KUBECONFIG");  // NOLINT(concurrency-mt-unsafe)
-  return path != nullptr && *path != '\0' ? path : nullptr;
-}
-
-std::unique_ptr<RestApiClient> connect() {
-  auto cfg = loadKubeconfig(kubeconfigPath());
-  EXPECT_TRUE(cfg.ok()) << cfg.status();
-  if (!cfg.ok()) {
-    return nullptr;
-  }
-  auto rest = RestClient::create(*cfg);
-  EXPECT_TRUE(rest.ok()) << rest.status();
-  if (!rest.ok()) {
-    return nullptr;
-  }
-  return std::make_unique<RestApiClient>(std::shared_ptr<RestClient>(std::move(rest).value()));
-}
 
 // A child process whose stdout lines are collected, each with the time it arrived. The destructor
 // kills it (SIGKILL) if it still runs and reaps it.
@@ -178,10 +163,10 @@ struct Timings {
 class LeaderElectionIntegrationTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (kubeconfigPath() == nullptr) {
+    if (testKubeconfig() == nullptr) {
       GTEST_SKIP() << "KOORD_TEST_KUBECONFIG is not set";
     }
-    client_ = connect();
+    client_ = connectToTestCluster();
     ASSERT_TRUE(client_);
     lease_ = "koord-le-" + std::to_string(getpid()) + "-" +
              ::testing::UnitTest::GetInstance()->current_test_info()->name();
@@ -199,7 +184,7 @@ class LeaderElectionIntegrationTest : public ::testing::Test {
 
   Child& startCandidate(const std::string& identity, const Timings& t) {
     candidates_.push_back(std::make_unique<Child>(std::vector<std::string>{
-        KOORD_LEADER_ELECTOR_MAIN, kubeconfigPath(), kNamespace, lease_, identity,
+        KOORD_LEADER_ELECTOR_MAIN, testKubeconfig(), kNamespace, lease_, identity,
         std::to_string(t.lease_s), std::to_string(t.renew_s), std::to_string(t.retry_s)}));
     return *candidates_.back();
   }
