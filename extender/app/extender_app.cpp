@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "extender/app/probe_command.hpp"
 #include "extender/app/serve.hpp"
 #include "extender/config/extender_config.hpp"
 #include "extender/simulator/simulate_command.hpp"
@@ -59,12 +60,16 @@ int runExtender(int argc, const char* const* argv, std::ostream& out, std::ostre
   if (argc >= 2 && std::string_view(argv[1]) == "simulate") {
     return simulator::runSimulate(argc - 1, argv + 1, out, err);
   }
+  if (argc >= 2 && std::string_view(argv[1]) == "probe") {
+    return runProbe(argc - 1, argv + 1, out, err);
+  }
   FlagSet flags(
       "koord-extender",
       "An HTTP scheduler extender for a stock kube-scheduler: Reservation, fine-grained\n"
       "CPU/NUMA, GPU sharing, ElasticQuota, load-aware placement and gang scheduling.\n"
       "Configured by a KoordExtenderConfiguration file (docs/extender.md).\n"
-      "`koord-extender simulate --help` places pods of a cluster read from YAML offline.");
+      "`koord-extender simulate --help` places pods of a cluster read from YAML offline;\n"
+      "`koord-extender probe --help` checks a running extender's health (exec probes).");
   flags.addString("config", "",
                   "path to a KoordExtenderConfiguration file; every default when empty");
   flags.addString("address", "",

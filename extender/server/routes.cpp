@@ -8,6 +8,8 @@
 
 #include "extender/server/extender_server.hpp"
 #include "koord/api/codec.hpp"
+#include "koord/api/extender/args_decoder.hpp"
+#include "koord/api/extender/reply_writer.hpp"
 #include "koord/api/extender/types.hpp"
 #include "koord/metrics/exposer.hpp"
 
@@ -92,18 +94,18 @@ Result<Args> decode(const std::string& body, std::string_view type_name) {
 http::HttpResponse serve(Verb verb, framework::ExtenderService& service, const std::string& body) {
   switch (verb) {
     case Verb::kFilter: {
-      Result<wire::ExtenderArgs> args = decode<wire::ExtenderArgs>(body, "ExtenderArgs");
+      Result<wire::ExtenderArgs> args = wire::decodeExtenderArgs(body);
       if (!args.ok()) {
         return badRequest(verb, args.status().message());
       }
-      return ok(wire::toJson(service.filter(*args)));
+      return http::HttpResponse::json(200, wire::writeJson(service.filter(*args)));
     }
     case Verb::kPrioritize: {
-      Result<wire::ExtenderArgs> args = decode<wire::ExtenderArgs>(body, "ExtenderArgs");
+      Result<wire::ExtenderArgs> args = wire::decodeExtenderArgs(body);
       if (!args.ok()) {
         return badRequest(verb, args.status().message());
       }
-      return ok(wire::toJson(service.prioritize(*args)));
+      return http::HttpResponse::json(200, wire::writeJson(service.prioritize(*args)));
     }
     case Verb::kBind: {
       Result<wire::ExtenderBindingArgs> args =

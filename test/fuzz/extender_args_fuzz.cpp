@@ -1,28 +1,85 @@
-// Fuzz target for the filter/prioritize request decoder (ExtenderArgs): any input must decode or
-// give an error, never crash; what decodes must encode and decode again to the same value.
+// Fuzz target for the filter/prioritize request decoders (ExtenderArgs): any input must decode or
+// give an error, never crash; what decodes must encode and decode again to the same value; and the
+// streaming decoder the server uses must agree with the tree decoder (the pod's managedFields,
+// which the streaming one drops, aside).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <set>
+#include <string>
 #include <string_view>
 
 #include "koord/api/codec.hpp"
+#include "koord/api/extender/args_decoder.hpp"
 #include "koord/api/extender/types.hpp"
+
+namespace {
+
+namespace api = koord::api;
+
+// The tree decoder's result, with Pod.metadata.managedFields taken out first (wherever the keys
+// match as the streaming decoder matches them); false when it fails.
+bool treeDecode(const api::Json& parsed, api::extender::ExtenderArgs& out) {
+  api::Json tree = parsed;
+  if (tree.is_object()) {
+    for (auto& [key, pod] : tree.items()) {
+      if (pod.is_object() && pod.contains("metadata") && pod["metadata"].is_object()) {
+        std::string lower = key;
+        for (char& c : lower) {
+          c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+        }
+        if (lower == "pod") {
+          pod["metadata"].erase("managedFields");
+        }
+      }
+    }
+  }
+  return api::extender::fromJson(tree, out, "").isOk();
+}
+
+// Whether two top-level keys are equal but for case: which of them wins then differs between the
+// decoders (both document that an exact key wins; among case-folded ones only the tree decoder
+// follows its map's key order).
+bool hasCaseFoldedDuplicates(const api::Json& parsed) {
+  std::set<std::string> seen;
+  for (const auto& [key, value] : parsed.items()) {
+    std::string lower = key;
+    for (char& c : lower) {
+      c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    }
+    if (!seen.insert(lower).second) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  auto parsed = koord::api::parseJson(text);
+  auto streamed = api::extender::decodeExtenderArgs(text);
+  auto parsed = api::parseJson(text);
   if (!parsed.ok()) {
+    if (streamed.ok()) {
+      std::abort();  // the streaming decoder accepted what is not JSON
+    }
     return 0;
   }
-  koord::api::extender::ExtenderArgs args;
-  if (!koord::api::extender::fromJson(*parsed, args, "").isOk()) {
+  api::extender::ExtenderArgs args;
+  const bool tree_ok = parsed->is_object() && treeDecode(*parsed, args);
+  const bool comparable = !parsed->is_object() || !hasCaseFoldedDuplicates(*parsed);
+  if (comparable && (tree_ok != streamed.ok() || (tree_ok && !(*streamed == args)))) {
+    std::abort();  // the two decoders disagree
+  }
+  if (!tree_ok) {
     return 0;
   }
-  const koord::api::Json encoded = koord::api::extender::toJson(args);
-  koord::api::extender::ExtenderArgs again;
-  if (!koord::api::extender::fromJson(encoded, again, "").isOk() || !(again == args)) {
+  const api::Json encoded = api::extender::toJson(args);
+  api::extender::ExtenderArgs again;
+  if (!api::extender::fromJson(encoded, again, "").isOk() || !(again == args)) {
     std::abort();  // the encoder writes what the decoder reads
   }
-  (void)encoded.dump(-1, ' ', false, koord::api::Json::error_handler_t::replace);
+  (void)encoded.dump(-1, ' ', false, api::Json::error_handler_t::replace);
   return 0;
 }

@@ -16,6 +16,8 @@
 
 #include "extender/server/extender_server.hpp"
 #include "koord/api/codec.hpp"
+#include "koord/api/extender/args_decoder.hpp"
+#include "koord/api/extender/reply_writer.hpp"
 
 namespace koord::extender::server {
 namespace {
@@ -43,7 +45,8 @@ class StubService final : public framework::ExtenderService {
   bool ready() const override { return true; }
 };
 
-// A typical pod (requests, labels, affinity, tolerations) and 500 node names: about 9 KB.
+// A typical pod as kube-scheduler sends it (requests, labels, affinity, tolerations, managedFields)
+// and 500 node names: about 18 KB.
 std::string requestBody(int nodes) {
   api::Json names = api::Json::array();
   for (int i = 0; i < nodes; ++i) {
@@ -54,7 +57,19 @@ std::string requestBody(int nodes) {
                  "labels": {"app": "web", "pod-template-hash": "7d9f8c", "koordinator.sh/qosClass": "LS"},
                  "annotations": {"scheduling.koordinator.sh/resource-spec": "{\"preferredCPUBindPolicy\":\"FullPCPUs\"}"},
                  "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "web-7d9f8c",
-                                      "uid": "0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d", "controller": true}]},
+                                      "uid": "0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d", "controller": true}],
+                 "managedFields": [{"manager": "kube-controller-manager", "operation": "Update", "apiVersion": "v1",
+                   "time": "2026-11-26T07:00:00Z", "fieldsType": "FieldsV1", "fieldsV1": {
+                   "f:metadata": {"f:labels": {".": {}, "f:app": {}, "f:pod-template-hash": {}, "f:koordinator.sh/qosClass": {}},
+                                  "f:ownerReferences": {".": {}, "k:{\"uid\":\"0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d\"}": {}}},
+                   "f:spec": {"f:affinity": {".": {}, "f:nodeAffinity": {".": {}, "f:requiredDuringSchedulingIgnoredDuringExecution": {}}},
+                              "f:containers": {"k:{\"name\":\"web\"}": {".": {}, "f:image": {}, "f:imagePullPolicy": {}, "f:name": {},
+                                "f:resources": {".": {}, "f:limits": {".": {}, "f:cpu": {}, "f:memory": {}},
+                                                "f:requests": {".": {}, "f:cpu": {}, "f:memory": {}}},
+                                "f:terminationMessagePath": {}, "f:terminationMessagePolicy": {}}},
+                              "f:dnsPolicy": {}, "f:enableServiceLinks": {}, "f:nodeSelector": {}, "f:priorityClassName": {},
+                              "f:restartPolicy": {}, "f:schedulerName": {}, "f:securityContext": {},
+                              "f:terminationGracePeriodSeconds": {}, "f:tolerations": {}}}}]},
     "spec": {"schedulerName": "default-scheduler", "priority": 9000, "priorityClassName": "koord-prod",
              "nodeSelector": {"kubernetes.io/os": "linux"},
              "tolerations": [{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}],
@@ -150,6 +165,47 @@ void BM_FilterAndPrioritize500Nodes(benchmark::State& state) {
   (*server)->stop(std::chrono::seconds(1));
 }
 BENCHMARK(BM_FilterAndPrioritize500Nodes)->Arg(500)->Unit(benchmark::kMicrosecond)->UseRealTime();
+
+// Decoding one filter/prioritize body (500 node names): the tree decoder (parse to a JSON tree,
+// then the typed decoders; Arg 0) against the streaming one the server uses (Arg 1).
+void BM_DecodeExtenderArgs(benchmark::State& state) {
+  const std::string body = requestBody(500);
+  const bool streaming = state.range(0) == 1;
+  for (auto _ : state) {
+    if (streaming) {
+      auto args = wire::decodeExtenderArgs(body);
+      benchmark::DoNotOptimize(args);
+    } else {
+      auto parsed = api::parseJson(body);
+      wire::ExtenderArgs args;
+      benchmark::DoNotOptimize(wire::fromJson(*parsed, args, ""));
+      benchmark::DoNotOptimize(args);
+    }
+  }
+  state.SetLabel(streaming ? "streaming" : "tree");
+}
+BENCHMARK(BM_DecodeExtenderArgs)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
+// Encoding the replies for 500 nodes, the filter result (names) and the priority list: through a
+// JSON tree (Arg 0) against the direct writers the server uses (Arg 1).
+void BM_EncodeReplies(benchmark::State& state) {
+  const bool direct = state.range(0) == 1;
+  wire::ExtenderFilterResult filtered;
+  filtered.nodeNames.emplace();
+  wire::HostPriorityList priorities;
+  for (int i = 0; i < 500; ++i) {
+    filtered.nodeNames->push_back("node-" + std::to_string(i) + ".cluster.example.com");
+    priorities.push_back({filtered.nodeNames->back(), i % 11});
+  }
+  for (auto _ : state) {
+    std::string a = direct ? wire::writeJson(filtered) : wire::toJson(filtered).dump();
+    std::string b = direct ? wire::writeJson(priorities) : wire::toJson(priorities).dump();
+    benchmark::DoNotOptimize(a);
+    benchmark::DoNotOptimize(b);
+  }
+  state.SetLabel(direct ? "direct" : "tree");
+}
+BENCHMARK(BM_EncodeReplies)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace koord::extender::server

@@ -86,6 +86,14 @@ start_extender() {
   return 1
 }
 start_extender && pass "koord-extender ready" || { fail "koord-extender did not become ready"; exit 1; }
+# The chart's exec probes: `koord-extender probe` answers 0 for a ready extender, 1 for a port where
+# none listens.
+if "$extender_bin" probe --url "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 &&
+   ! "$extender_bin" probe --url "http://127.0.0.1:1/healthz" --timeout-ms 500 >/dev/null 2>&1; then
+  pass "koord-extender probe tells a ready extender from a missing one"
+else
+  fail "koord-extender probe did not tell a ready extender from a missing one"
+fi
 { echo "clientConnection:"; echo "  kubeconfig: @KUBECONFIG@";
   sed "s|127.0.0.1:10262|127.0.0.1:$port|g" "$KOORD_SOURCE_DIR/deploy/scheduler-config/scheduler-config.yaml"; } > "$work/scheduler-config.yaml"
 bash "$cluster_sh" start-scheduler "$KOORD_TEST_CLUSTER_DIR" "$work/scheduler-config.yaml" >/dev/null
