@@ -125,10 +125,10 @@ ext::HostPriorityList FrameworkService::prioritize(const ext::ExtenderArgs& args
   std::vector<std::string> item_names;
   const std::vector<std::string>& names_ref = candidateNames(args, item_names);
   const std::vector<std::string>* names = &names_ref;
+  // Only hosts with a score above 0 are listed: kube-scheduler adds score x weight for each listed
+  // host, so an unlisted host and a 0 are the same to it, and with no scoring plugin at work the
+  // reply (and kube-scheduler's decoding of it) stays empty rather than one entry per candidate.
   ext::HostPriorityList out;
-  out.reserve(names->size());
-  for (const auto& name : *names)
-    out.push_back({name, 0});
   auto pod = PodInfo::create(std::make_shared<const api::core::Pod>(args.pod));
   if (!pod.ok())
     return out;
@@ -146,7 +146,10 @@ ext::HostPriorityList FrameworkService::prioritize(const ext::ExtenderArgs& args
   }
   const std::vector<int64_t> scores = runtime_.score(**pod, known);
   for (size_t k = 0; k < scores.size() && k < positions.size(); ++k) {
-    out[positions[k]].score = toExtenderScore(scores[k]);
+    const int64_t score = toExtenderScore(scores[k]);
+    if (score > 0) {
+      out.push_back({(*names)[positions[k]], score});
+    }
   }
   return out;
 }

@@ -1,5 +1,6 @@
-// The HttpServer implementation over cpprestsdk's http_listener: the only file that includes
-// cpprestsdk (its headers cost ~20 s of compile time per translation unit).
+// The HttpServer back end over cpprestsdk's http_listener, used for HTTPS (plain HTTP goes to the
+// socket server, socket_server.cpp): the only file that includes cpprestsdk (its headers cost
+// ~20 s of compile time per translation unit).
 //
 // How the features map onto cpprestsdk (2.10, asio back end):
 //  - cpprestsdk calls us once the request headers are parsed, while it keeps reading the body into
@@ -29,7 +30,6 @@
 #include <cpprest/http_listener.h>
 
 #include <atomic>
-#include <cctype>
 #include <condition_variable>
 #include <fstream>
 #include <iterator>
@@ -40,6 +40,7 @@
 #include "koord/http/server.hpp"
 #include "port_reservation.hpp"
 #include "router.hpp"
+#include "socket_server.hpp"
 #include "text.hpp"
 
 namespace koord::http {
@@ -511,42 +512,14 @@ class CppRestHttpServer final : public HttpServer {
   bool dispatcher_started_ = false;
 };
 
-Status optionError(std::string_view field, std::string_view cause) {
-  return Status::invalidArgument("failed to create HTTP server: " + std::string(field) + ": " +
-                                 std::string(cause));
-}
-
 }  // namespace
 
-Result<std::unique_ptr<HttpServer>> HttpServer::create(const HttpServerOptions& options) {
-  if (options.address.empty()) {
-    return optionError("address", "must not be empty");
-  }
-  if (options.address.find(':') != std::string::npos) {
-    return optionError("address", "IPv6 addresses are not supported");
-  }
-  for (char c : options.address) {
-    const bool allowed = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-';
-    if (!allowed) {
-      return optionError("address", "'" + options.address + "' is not a host name or IPv4 address");
-    }
-  }
-  if (options.max_body_bytes == 0) {
-    return optionError("max_body_bytes", "must be positive");
-  }
-  if (options.request_timeout.count() <= 0) {
-    return optionError("request_timeout", "must be positive");
-  }
-  if (options.handler_threads == 0 || options.handler_threads > 1024) {
-    return optionError("handler_threads", "must be between 1 and 1024");
-  }
-  if (options.tls_cert_file.empty() != options.tls_key_file.empty()) {
-    return optionError(
-        options.tls_cert_file.empty() ? "tls_cert_file" : "tls_key_file",
-        "must be set together with " +
-            std::string(options.tls_cert_file.empty() ? "tls_key_file" : "tls_cert_file"));
-  }
+namespace detail {
+
+Result<std::unique_ptr<HttpServer>> createCpprestServer(const HttpServerOptions& options) {
+  KOORD_RETURN_IF_ERROR(validateOptions(options));
   return std::unique_ptr<HttpServer>(std::make_unique<CppRestHttpServer>(options));
 }
 
+}  // namespace detail
 }  // namespace koord::http

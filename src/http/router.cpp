@@ -3,18 +3,9 @@
 #include <algorithm>
 #include <mutex>
 
+#include "text.hpp"
+
 namespace koord::http::detail {
-namespace {
-
-// RFC 9110 token characters.
-bool isTokenChar(char c) {
-  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
-    return true;
-  }
-  return std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-}
-
-}  // namespace
 
 Status Router::add(std::string_view method, std::string_view path, HttpHandler handler) {
   const std::string route = std::string(method) + " " + std::string(path);

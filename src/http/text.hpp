@@ -9,5 +9,7 @@ namespace koord::http::detail {
 bool equalsIgnoreCase(std::string_view a, std::string_view b);
 // Decodes %XX escapes (malformed escapes are kept as they are); '+' becomes ' ' when asked.
 std::string percentDecode(std::string_view text, bool plus_is_space);
+// Whether `c` may appear in an RFC 9110 token (a method or a header name).
+bool isTokenChar(char c);
 
 }  // namespace koord::http::detail

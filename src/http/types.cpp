@@ -31,6 +31,13 @@ bool equalsIgnoreCase(std::string_view a, std::string_view b) {
          });
 }
 
+bool isTokenChar(char c) {
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+    return true;
+  }
+  return std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
 std::string percentDecode(std::string_view text, bool plus_is_space) {
   std::string out;
   out.reserve(text.size());

@@ -4,15 +4,18 @@
 //   404 no route has the path;            405 the path exists for other methods (with Allow);
 //   413 the body exceeds max_body_bytes;  500 the handler threw (the server keeps serving);
 //   503 the handler did not answer within request_timeout (its late result is discarded), or the
-//       server is stopping; 400 for requests the HTTP parser rejects.
+//       server is stopping; 400 for requests the HTTP parser rejects; 431 (plain HTTP) for a
+//       request head over 64 KiB.
 // 413 and the timeout/stopping 503s carry "Connection: close". A body over the cap is never kept:
 // the 413 goes out once the client has sent it (read and dropped, up to 16 MiB past the cap), and a
-// larger one is cut off. An answer is written only after the request body has arrived.
+// larger one is cut off (plain HTTP also refuses at once a body the client holds back until
+// "100 Continue"). Other answers are written only after the request body has arrived.
 //
-// Threading: handlers run on a pool of options.handler_threads threads and may run concurrently
-// with each other; a handler must be thread-safe and should return promptly (a handler that never
-// returns holds one pool thread and blocks the server's destruction). All methods of HttpServer are
-// thread-safe.
+// Threading: plain HTTP runs each handler on its connection's thread (no hand-off, for latency;
+// src/http/socket_server.cpp), HTTPS on a pool (src/http/cpprest_server.cpp); either way at most
+// options.handler_threads handlers run at once, and they may run concurrently with each other. A
+// handler must be thread-safe and should return promptly (a handler that never returns holds its
+// thread and blocks the server's destruction). All methods of HttpServer are thread-safe.
 #pragma once
 
 #include <chrono>
@@ -72,6 +75,7 @@ struct HttpServerOptions {
   std::size_t max_body_bytes = std::size_t{4} << 20;
   // Counted from the moment the request headers arrive, so a slowly sent body counts too.
   std::chrono::milliseconds request_timeout = std::chrono::seconds(5);
+  // At most this many handlers run at once (1..1024); over HTTPS, the size of the handler pool.
   std::size_t handler_threads = 8;
   // HTTPS when both are set: a PEM certificate chain and its PEM private key, read once by
   // start() (kInvalidArgument naming the file when either cannot be loaded or they do not
@@ -86,8 +90,9 @@ class HttpServer {
  public:
   virtual ~HttpServer() = default;
 
-  // Validates the options (kInvalidArgument naming the field); does no I/O. The implementation is
-  // cpprestsdk's http_listener (see docs in src/http/cpprest_server.cpp).
+  // Validates the options (kInvalidArgument naming the field); does no I/O. Plain HTTP is served
+  // over POSIX sockets (src/http/socket_server.cpp), HTTPS by cpprestsdk's http_listener
+  // (src/http/cpprest_server.cpp).
   [[nodiscard]] static Result<std::unique_ptr<HttpServer>> create(const HttpServerOptions& options);
 
   // Routes `method` (e.g. "POST") and the exact `path` (starting with '/') to `handler`. Allowed
@@ -96,7 +101,7 @@ class HttpServer {
   [[nodiscard]] virtual Status route(std::string_view method, std::string_view path,
                                      HttpHandler handler) = 0;
 
-  // Binds and starts serving. With port 0 a free port is reserved first (see port()). Fails with
+  // Binds and starts serving. With port 0 the system picks a free port (see port()). Fails with
   // kUnavailable naming the address when it cannot listen, kInvalidArgument when the TLS files
   // cannot be loaded, kFailedPrecondition when called twice.
   [[nodiscard]] virtual Status start() = 0;

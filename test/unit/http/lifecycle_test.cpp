@@ -5,12 +5,14 @@
 #include <future>
 #include <thread>
 
+#include "backends.hpp"
 #include "koord/http/server.hpp"
 #include "test_client.hpp"
 
 namespace koord::http {
 namespace {
 
+using testing::Backend;
 using testing::ClientReply;
 using testing::ClientRequest;
 using testing::get;
@@ -37,8 +39,9 @@ class Gate {
   std::shared_future<void> opened_ = promise_.get_future().share();
 };
 
-std::unique_ptr<HttpServer> startedServer(const HttpServerOptions& options) {
-  auto created = HttpServer::create(options);
+std::unique_ptr<HttpServer> startedServer(const Backend& backend,
+                                          const HttpServerOptions& options) {
+  auto created = backend.create(options);
   EXPECT_TRUE(created.ok()) << created.status();
   if (!created.ok()) {
     return nullptr;
@@ -51,12 +54,12 @@ std::unique_ptr<HttpServer> startedServer(const HttpServerOptions& options) {
   return server;
 }
 
-class HttpLifecycleTest : public ::testing::Test {
+class HttpLifecycleTest : public ::testing::TestWithParam<Backend> {
  protected:
   static void SetUpTestSuite() { testing::initClient(); }
 };
 
-TEST_F(HttpLifecycleTest, CreateValidatesOptions) {
+TEST_P(HttpLifecycleTest, CreateValidatesOptions) {
   struct Case {
     std::function<void(HttpServerOptions&)> edit;
     std::string message;
@@ -78,15 +81,16 @@ TEST_F(HttpLifecycleTest, CreateValidatesOptions) {
   for (const Case& c : cases) {
     HttpServerOptions options;
     c.edit(options);
-    auto server = HttpServer::create(options);
-    ASSERT_FALSE(server.ok()) << c.message;
-    EXPECT_EQ(server.status().code(), StatusCode::kInvalidArgument);
-    EXPECT_EQ(server.status().message(), c.message);
+    for (const auto& server : {GetParam().create(options), HttpServer::create(options)}) {
+      ASSERT_FALSE(server.ok()) << c.message;
+      EXPECT_EQ(server.status().code(), StatusCode::kInvalidArgument);
+      EXPECT_EQ(server.status().message(), c.message);
+    }
   }
 }
 
-TEST_F(HttpLifecycleTest, RouteRejectsBadAndDuplicateRoutes) {
-  auto server = startedServer({});
+TEST_P(HttpLifecycleTest, RouteRejectsBadAndDuplicateRoutes) {
+  auto server = startedServer(GetParam(), {});
   ASSERT_NE(server, nullptr);
   const auto handler = [](const HttpRequest&) { return HttpResponse::text(200, ""); };
   EXPECT_EQ(server->route("GET", "/fast", handler).code(), StatusCode::kAlreadyExists);
@@ -97,9 +101,9 @@ TEST_F(HttpLifecycleTest, RouteRejectsBadAndDuplicateRoutes) {
   EXPECT_TRUE(server->route("POST", "/fast", handler).isOk());
 }
 
-TEST_F(HttpLifecycleTest, PortZeroPicksDistinctFreePortsAndBusyPortsFail) {
-  auto first = startedServer({});
-  auto second = startedServer({});
+TEST_P(HttpLifecycleTest, PortZeroPicksDistinctFreePortsAndBusyPortsFail) {
+  auto first = startedServer(GetParam(), {});
+  auto second = startedServer(GetParam(), {});
   ASSERT_NE(first, nullptr);
   ASSERT_NE(second, nullptr);
   EXPECT_EQ(first->port(), 0);
@@ -113,7 +117,7 @@ TEST_F(HttpLifecycleTest, PortZeroPicksDistinctFreePortsAndBusyPortsFail) {
 
   HttpServerOptions busy;
   busy.port = first->port();
-  auto third = startedServer(busy);
+  auto third = startedServer(GetParam(), busy);
   ASSERT_NE(third, nullptr);
   const Status status = third->start();
   EXPECT_EQ(status.code(), StatusCode::kUnavailable);
@@ -124,11 +128,11 @@ TEST_F(HttpLifecycleTest, PortZeroPicksDistinctFreePortsAndBusyPortsFail) {
   EXPECT_EQ(third->port(), 0);
 }
 
-TEST_F(HttpLifecycleTest, SlowHandlerGets503AndItsLateResultIsDiscarded) {
+TEST_P(HttpLifecycleTest, SlowHandlerGets503AndItsLateResultIsDiscarded) {
   Gate gate;  // outlives the server, whose handler threads wait on it
   HttpServerOptions options;
   options.request_timeout = std::chrono::milliseconds(200);
-  auto server = startedServer(options);
+  auto server = startedServer(GetParam(), options);
   ASSERT_NE(server, nullptr);
   std::atomic<bool> returned{false};
   ASSERT_TRUE(server
@@ -152,9 +156,9 @@ TEST_F(HttpLifecycleTest, SlowHandlerGets503AndItsLateResultIsDiscarded) {
   EXPECT_TRUE(returned.load());
 }
 
-TEST_F(HttpLifecycleTest, GracefulStopLetsInFlightRequestsFinish) {
+TEST_P(HttpLifecycleTest, GracefulStopLetsInFlightRequestsFinish) {
   Gate gate;  // outlives the server, whose handler threads wait on it
-  auto server = startedServer({});
+  auto server = startedServer(GetParam(), {});
   ASSERT_NE(server, nullptr);
   ASSERT_TRUE(server
                   ->route("GET", "/slow",
@@ -192,11 +196,11 @@ TEST_F(HttpLifecycleTest, GracefulStopLetsInFlightRequestsFinish) {
   server->stop(std::chrono::seconds(1));  // idempotent
 }
 
-TEST_F(HttpLifecycleTest, StopGivesUpOnRequestsThatOutliveTheGracePeriod) {
+TEST_P(HttpLifecycleTest, StopGivesUpOnRequestsThatOutliveTheGracePeriod) {
   Gate gate;  // outlives the server, whose handler threads wait on it
   HttpServerOptions options;
   options.request_timeout = std::chrono::seconds(30);
-  auto server = startedServer(options);
+  auto server = startedServer(GetParam(), options);
   ASSERT_NE(server, nullptr);
   ASSERT_TRUE(server
                   ->route("GET", "/stuck",
@@ -218,6 +222,8 @@ TEST_F(HttpLifecycleTest, StopGivesUpOnRequestsThatOutliveTheGracePeriod) {
   gate.open();
   server.reset();
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, HttpLifecycleTest, testing::allBackends(), testing::backendName);
 
 }  // namespace
 }  // namespace koord::http

@@ -7,23 +7,25 @@
 #include <thread>
 #include <vector>
 
+#include "backends.hpp"
 #include "test_client.hpp"
 
 namespace koord::http {
 namespace {
 
+using testing::Backend;
 using testing::ClientReply;
 using testing::ClientRequest;
 using testing::get;
 using testing::send;
 
-class HttpServerTest : public ::testing::Test {
+class HttpServerTest : public ::testing::TestWithParam<Backend> {
  protected:
   static void SetUpTestSuite() { testing::initClient(); }
 
   // Creates and starts a server with the routes every test uses.
   void startServer(HttpServerOptions options = {}) {
-    auto created = HttpServer::create(options);
+    auto created = GetParam().create(options);
     ASSERT_TRUE(created.ok()) << created.status();
     server_ = std::move(created).value();
     ASSERT_TRUE(server_
@@ -63,7 +65,7 @@ class HttpServerTest : public ::testing::Test {
   std::atomic<int> echo_calls_{0};
 };
 
-TEST_F(HttpServerTest, RoutesByMethodAndExactPath) {
+TEST_P(HttpServerTest, RoutesByMethodAndExactPath) {
   startServer();
   struct Case {
     std::string method;
@@ -96,7 +98,7 @@ TEST_F(HttpServerTest, RoutesByMethodAndExactPath) {
   EXPECT_EQ(send(port_, not_allowed).headers["allow"], "POST, PUT");
 }
 
-TEST_F(HttpServerTest, HandlersSeeBodyQueryHeadersAndSetResponseHeaders) {
+TEST_P(HttpServerTest, HandlersSeeBodyQueryHeadersAndSetResponseHeaders) {
   startServer();
   ClientRequest request;
   request.method = "POST";
@@ -120,7 +122,7 @@ TEST_F(HttpServerTest, HandlersSeeBodyQueryHeadersAndSetResponseHeaders) {
   EXPECT_EQ(chunked.body.size(), request.body.size());
 }
 
-TEST_F(HttpServerTest, BodyCapAnswers413WithoutCallingTheHandler) {
+TEST_P(HttpServerTest, BodyCapAnswers413WithoutCallingTheHandler) {
   HttpServerOptions options;
   options.max_body_bytes = 4 << 20;
   startServer(options);
@@ -154,7 +156,7 @@ TEST_F(HttpServerTest, BodyCapAnswers413WithoutCallingTheHandler) {
   EXPECT_EQ(get(port_, "/hello").status, 200);
 }
 
-TEST_F(HttpServerTest, HugeBodiesAreCutOffWithoutBeingRead) {
+TEST_P(HttpServerTest, HugeBodiesAreCutOffWithoutBeingRead) {
   HttpServerOptions options;
   options.max_body_bytes = 1 << 20;
   startServer(options);
@@ -168,7 +170,7 @@ TEST_F(HttpServerTest, HugeBodiesAreCutOffWithoutBeingRead) {
   EXPECT_EQ(get(port_, "/hello").status, 200);
 }
 
-TEST_F(HttpServerTest, HandlerExceptionsBecome500AndTheServerKeepsServing) {
+TEST_P(HttpServerTest, HandlerExceptionsBecome500AndTheServerKeepsServing) {
   startServer();
   ASSERT_TRUE(
       server_
@@ -192,7 +194,7 @@ TEST_F(HttpServerTest, HandlerExceptionsBecome500AndTheServerKeepsServing) {
   EXPECT_EQ(get(port_, "/hello").status, 200);
 }
 
-TEST_F(HttpServerTest, ConcurrentRequestsAreAnsweredIndependently) {
+TEST_P(HttpServerTest, ConcurrentRequestsAreAnsweredIndependently) {
   HttpServerOptions options;
   options.handler_threads = 4;
   startServer(options);
@@ -222,7 +224,7 @@ TEST_F(HttpServerTest, ConcurrentRequestsAreAnsweredIndependently) {
   EXPECT_EQ(echo_calls_.load(), kThreads * kRequests);
 }
 
-TEST_F(HttpServerTest, MalformedRequestsDoNotCrashTheServer) {
+TEST_P(HttpServerTest, MalformedRequestsDoNotCrashTheServer) {
   startServer();
   struct Case {
     std::string raw;
@@ -255,6 +257,8 @@ TEST_F(HttpServerTest, MalformedRequestsDoNotCrashTheServer) {
     ASSERT_EQ(healthy.status, 200) << "after: " << c.raw << ": " << healthy.error;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, HttpServerTest, testing::allBackends(), testing::backendName);
 
 }  // namespace
 }  // namespace koord::http

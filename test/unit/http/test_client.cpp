@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstring>
 
 namespace koord::http::testing {
@@ -175,6 +176,97 @@ bool canConnect(uint16_t port) {
   }
   ::close(fd);
   return true;
+}
+
+RawConnection::RawConnection(uint16_t port) : fd_(connectTo(port)) {}
+
+RawConnection::~RawConnection() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+  }
+}
+
+bool RawConnection::send(std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (n <= 0) {
+      return false;
+    }
+    bytes.remove_prefix(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+bool RawConnection::fill(int timeout_ms) {
+  pollfd pfd{fd_, POLLIN, 0};
+  if (::poll(&pfd, 1, timeout_ms) <= 0) {
+    return false;
+  }
+  char chunk[16384];
+  const ssize_t n = ::recv(fd_, chunk, sizeof(chunk), 0);
+  if (n <= 0) {
+    return false;
+  }
+  buffer_.append(chunk, static_cast<size_t>(n));
+  return true;
+}
+
+std::optional<RawReply> RawConnection::read(int timeout_ms, bool head_only) {
+  size_t head_end = std::string::npos;
+  while ((head_end = buffer_.find("\r\n\r\n")) == std::string::npos) {
+    if (!fill(timeout_ms)) {
+      return std::nullopt;
+    }
+  }
+  RawReply reply;
+  const std::string head = buffer_.substr(0, head_end + 2);
+  buffer_.erase(0, head_end + 4);
+  if (head.rfind("HTTP/1.", 0) != 0 || head.size() < 12) {
+    return std::nullopt;
+  }
+  reply.status = std::stoi(head.substr(9, 3));
+  for (size_t line = head.find("\r\n") + 2; line < head.size();) {
+    const size_t end = head.find("\r\n", line);
+    const std::string field = head.substr(line, end - line);
+    line = end + 2;
+    const size_t colon = field.find(':');
+    if (colon == std::string::npos) {
+      continue;
+    }
+    std::string name = field.substr(0, colon);
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::string value = field.substr(colon + 1);
+    value.erase(0, value.find_first_not_of(" \t"));
+    reply.headers[name] = value;
+  }
+  const size_t length = head_only || reply.header("content-length").empty()
+                            ? 0
+                            : std::stoul(reply.header("content-length"));
+  while (buffer_.size() < length) {
+    if (!fill(timeout_ms)) {
+      return std::nullopt;
+    }
+  }
+  reply.body = buffer_.substr(0, length);
+  buffer_.erase(0, length);
+  return reply;
+}
+
+bool RawConnection::closedWithin(int timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  char chunk[4096];
+  while (true) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    pollfd pfd{fd_, POLLIN, 0};
+    if (left.count() <= 0 || ::poll(&pfd, 1, static_cast<int>(left.count())) <= 0) {
+      return false;
+    }
+    if (::recv(fd_, chunk, sizeof(chunk), 0) <= 0) {
+      return true;
+    }
+  }
 }
 
 }  // namespace koord::http::testing

@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace koord::http::testing {
@@ -47,5 +49,43 @@ size_t sendUntilCut(uint16_t port, const std::string& head, size_t max_body);
 
 // Whether a TCP connection to the port is accepted.
 bool canConnect(uint16_t port);
+
+// One answer as RawConnection reads it.
+struct RawReply {
+  int status = 0;
+  std::map<std::string, std::string> headers;  // lower-cased names
+  std::string body;
+
+  std::string header(const std::string& name) const {
+    const auto it = headers.find(name);
+    return it == headers.end() ? "" : it->second;
+  }
+};
+
+// A raw client connection for protocol tests: sends bytes as given and reads answers one at a
+// time (a body is read by Content-Length; without one, none is expected), so that several requests
+// can share the connection, back to back or pipelined.
+class RawConnection {
+ public:
+  explicit RawConnection(uint16_t port);
+  RawConnection(const RawConnection&) = delete;
+  RawConnection& operator=(const RawConnection&) = delete;
+  ~RawConnection();
+
+  [[nodiscard]] bool connected() const { return fd_ >= 0; }
+  bool send(std::string_view bytes);
+  // The next answer (a "100 Continue" counts as one), or nullopt when none arrived within
+  // timeout_ms or the connection ended first. With `head_only`, no body is read (answers to HEAD).
+  std::optional<RawReply> read(int timeout_ms = 5000, bool head_only = false);
+  // Whether the server closes the connection within timeout_ms (bytes still unread are dropped).
+  bool closedWithin(int timeout_ms);
+
+ private:
+  // Reads more into buffer_; false on end of stream, error or timeout.
+  bool fill(int timeout_ms);
+
+  int fd_ = -1;
+  std::string buffer_;
+};
 
 }  // namespace koord::http::testing

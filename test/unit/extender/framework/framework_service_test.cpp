@@ -109,9 +109,10 @@ TEST_F(FrameworkServiceTest, FilterOfUndecodablePodIsAnError) {
   EXPECT_TRUE(result.nodeNames->empty());
 }
 
-TEST_F(FrameworkServiceTest, PrioritizeScalesToZeroToTen) {
+TEST_F(FrameworkServiceTest, PrioritizeScalesToZeroToTenAndLeavesOutZeros) {
+  // "ghost" is unknown and scores 0: kube-scheduler reads a missing host as 0, so it is not listed.
   auto scores = service_->prioritize(byName({"n3", "ghost", "n1", "n2"}));
-  const api::extender::HostPriorityList want = {{"n3", 4}, {"ghost", 0}, {"n1", 10}, {"n2", 5}};
+  const api::extender::HostPriorityList want = {{"n3", 4}, {"n1", 10}, {"n2", 5}};
   EXPECT_EQ(scores, want);
 }
 

@@ -1,0 +1,451 @@
+#include "connection.hpp"
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <optional>
+
+#include "chunked_decoder.hpp"
+#include "response_head.hpp"
+
+namespace koord::http::detail {
+namespace {
+
+constexpr std::size_t kMaxHeadBytes = 64 * 1024;
+constexpr std::size_t kReadBytes = 16 * 1024;
+// How much of a body beyond max_body_bytes is read and dropped before the connection is cut.
+constexpr uint64_t kMaxDrainBytes = uint64_t{16} << 20;
+// How long a connection waits for the next request's head; also the limit on a blocked write.
+constexpr std::chrono::seconds kIdleTimeout(90);
+// After an answer that closes the connection: how long, and how much, the client's further bytes
+// are read and dropped before the socket is closed.
+constexpr std::chrono::seconds kLingerTimeout(2);
+constexpr std::size_t kMaxLingerBytes = std::size_t{1} << 20;
+constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+
+HttpResponse plain(int status, std::string body) {
+  return HttpResponse::text(status, std::move(body) + "\n");
+}
+
+HttpResponse tooLarge(std::size_t limit) {
+  return plain(413, "request body exceeds the limit of " + std::to_string(limit) + " bytes");
+}
+
+int pollTimeoutMs(Connection::Clock::duration left) {
+  const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
+  return static_cast<int>(std::clamp<decltype(ms)>(ms, 0, INT_MAX));
+}
+
+}  // namespace
+
+Connection::~Connection() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+  }
+}
+
+void Connection::shutdownIfIdle() {
+  if (fd_ >= 0 && !busy_) {
+    ::shutdown(fd_, SHUT_RDWR);
+  }
+}
+
+void Connection::shutdownNow() {
+  if (fd_ >= 0) {
+    ::shutdown(fd_, SHUT_RDWR);
+  }
+}
+
+void Connection::closeSocket() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    fd_ = -1;
+  }
+}
+
+void Connection::serve() {
+  const int one = 1;
+  ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+  const timeval send_timeout{kIdleTimeout.count(), 0};
+  ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof(send_timeout));
+  Next next = Next::kClose;
+  try {
+    do {
+      next = serveRequest();
+    } while (next == Next::kKeepAlive);
+    if (next == Next::kClose) {
+      lingeringClose();
+    }
+  } catch (const std::exception& e) {
+    core_.options.logger.warn("HTTP connection failed", {{"error", e.what()}});
+    abandon();
+  } catch (...) {
+    core_.options.logger.warn("HTTP connection failed");
+    abandon();
+  }
+}
+
+Connection::Next Connection::serveRequest() {
+  // An idle connection of a stopping server closes; a new one still gets its 503 below.
+  if (served_ > 0 && in_.empty() && core_.stopping.load()) {
+    return Next::kClose;
+  }
+  head_only_ = false;
+  minor_version_ = 1;
+  close_ = false;
+  parser_.reset();
+  RequestHead head;
+  const Clock::time_point idle_deadline = Clock::now() + kIdleTimeout;
+  while (true) {
+    if (!in_.empty()) {
+      const RequestHeadParser::Outcome outcome = parser_.parse(in_.readable(), head);
+      if (outcome == RequestHeadParser::Outcome::kDone) {
+        break;
+      }
+      if (outcome == RequestHeadParser::Outcome::kTooLarge) {
+        writeResponse(plain(431, "request head exceeds the limit of " +
+                                     std::to_string(kMaxHeadBytes) + " bytes"),
+                      true, 0);
+        return Next::kClose;
+      }
+      if (outcome == RequestHeadParser::Outcome::kMalformed) {
+        writeResponse(plain(400, "malformed request: " + parser_.error()), true, 0);
+        return Next::kClose;
+      }
+    }
+    if (fill(idle_deadline) != Fill::kData) {
+      return Next::kClose;
+    }
+  }
+  const Clock::time_point deadline = Clock::now() + core_.options.request_timeout;
+  in_.consume(parser_.consumed());
+  ++served_;
+  HttpRequest& request = head.request;
+  request.remote_address = remote_address_;
+  head_only_ = request.method == "HEAD";
+  minor_version_ = head.minor_version;
+  close_ = !head.keep_alive;
+  current_ = &request;
+  if (beginRequest()) {
+    answer(plain(503, "server is shutting down"), true);
+    return Next::kClose;
+  }
+  std::string error;
+  const std::size_t limit = core_.options.max_body_bytes;
+  switch (readBody(head, request.body, deadline, error)) {
+    case Body::kComplete:
+      break;
+    case Body::kTooLarge:
+      answer(tooLarge(limit), true);
+      return Next::kClose;
+    case Body::kCutOff:
+      answer(tooLarge(limit), true);
+      return Next::kCut;
+    case Body::kTimedOut:
+      answerTimeout();
+      return Next::kClose;
+    case Body::kMalformed:
+      answer(plain(400, "malformed request: " + error), true);
+      return Next::kClose;
+    case Body::kClosed:
+      abandon();
+      return Next::kClose;
+  }
+  dispatch(request, deadline);
+  return close_ ? Next::kClose : Next::kKeepAlive;
+}
+
+Connection::Fill Connection::fill(Clock::time_point deadline) {
+  while (true) {
+    const Clock::duration left = deadline - Clock::now();
+    if (left <= Clock::duration::zero()) {
+      return Fill::kTimedOut;
+    }
+    pollfd pfd{fd_, POLLIN, 0};
+    const int ready = ::poll(&pfd, 1, pollTimeoutMs(left));
+    if (ready < 0 && errno != EINTR) {
+      return Fill::kClosed;
+    }
+    if (ready <= 0) {
+      continue;
+    }
+    const std::span<char> space = in_.writable(kReadBytes);
+    const ssize_t n = ::recv(fd_, space.data(), space.size(), 0);
+    if (n > 0) {
+      in_.commit(static_cast<std::size_t>(n));
+      return Fill::kData;
+    }
+    if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
+      continue;
+    }
+    return Fill::kClosed;
+  }
+}
+
+Connection::Body Connection::readBody(const RequestHead& head, std::string& body,
+                                      Clock::time_point deadline, std::string& error) {
+  const uint64_t limit = core_.options.max_body_bytes;
+  const uint64_t drain_limit = limit + std::min(kMaxDrainBytes, UINT64_MAX - limit);
+  if (!head.chunked) {
+    if (head.content_length == 0) {
+      return Body::kComplete;
+    }
+    if (head.content_length > drain_limit) {
+      return Body::kCutOff;
+    }
+    if (head.content_length > limit && head.expect_continue && in_.empty()) {
+      return Body::kTooLarge;  // the client waits for our word before it sends the body
+    }
+  }
+  if (head.expect_continue && in_.empty() && !writeAll(kContinue, {}, 0)) {
+    return Body::kClosed;
+  }
+  uint64_t received = 0;
+  bool over = false;
+  // Keeps `data` while the body is within the cap; false once it is past the drain limit.
+  const auto take = [&](std::string_view data) {
+    received += data.size();
+    if (!over && received > limit) {
+      over = true;
+      std::string().swap(body);
+    }
+    if (!over) {
+      body.append(data);
+    }
+    return received <= drain_limit;
+  };
+  const auto timedOut = [&] { return over ? Body::kTooLarge : Body::kTimedOut; };
+
+  if (!head.chunked) {
+    if (head.content_length <= limit) {
+      body.reserve(static_cast<std::size_t>(head.content_length));
+    }
+    uint64_t left = head.content_length;
+    while (left > 0) {
+      if (in_.empty()) {
+        const Fill filled = fill(deadline);
+        if (filled != Fill::kData) {
+          return filled == Fill::kTimedOut ? timedOut() : Body::kClosed;
+        }
+      }
+      const std::string_view data = in_.readable().substr(
+          0, static_cast<std::size_t>(std::min<uint64_t>(left, in_.readable().size())));
+      take(data);
+      in_.consume(data.size());
+      left -= data.size();
+    }
+    return over ? Body::kTooLarge : Body::kComplete;
+  }
+
+  ChunkedDecoder decoder;
+  while (true) {
+    if (!in_.empty()) {
+      std::size_t used = 0;
+      std::string_view data;
+      const ChunkedDecoder::Outcome outcome = decoder.next(in_.readable(), used, data);
+      const bool within = outcome != ChunkedDecoder::Outcome::kData || take(data);
+      in_.consume(used);
+      if (!within) {
+        return Body::kCutOff;
+      }
+      if (outcome == ChunkedDecoder::Outcome::kData) {
+        continue;
+      }
+      if (outcome == ChunkedDecoder::Outcome::kDone) {
+        return over ? Body::kTooLarge : Body::kComplete;
+      }
+      if (outcome == ChunkedDecoder::Outcome::kMalformed) {
+        error = decoder.error();
+        return Body::kMalformed;
+      }
+    }
+    const Fill filled = fill(deadline);
+    if (filled != Fill::kData) {
+      return filled == Fill::kTimedOut ? timedOut() : Body::kClosed;
+    }
+  }
+}
+
+void Connection::dispatch(const HttpRequest& request, Clock::time_point deadline) {
+  const Router::Match match = core_.router.find(request.method, request.path);
+  switch (match.kind) {
+    case Router::Match::Kind::kNotFound:
+      answer(plain(404, "no handler for path '" + request.path + "'"), false);
+      return;
+    case Router::Match::Kind::kMethodNotAllowed: {
+      HttpResponse response = plain(405, "method " + request.method + " is not allowed for '" +
+                                             request.path + "'; allowed: " + match.allow);
+      response.headers["Allow"] = match.allow;
+      answer(response, false);
+      return;
+    }
+    case Router::Match::Kind::kFound:
+      runHandler(match.handler, request, deadline);
+      return;
+  }
+}
+
+void Connection::runHandler(const HttpHandler& handler, const HttpRequest& request,
+                            Clock::time_point deadline) {
+  std::optional<HttpResponse> response;
+  {
+    // Disarmed on every way out, so that the watchdog never calls into a Connection that is gone.
+    struct Armed {
+      Watchdog& watchdog;
+      const Watchdog::Ticket ticket;
+      ~Armed() { watchdog.disarm(ticket); }
+    } armed{core_.watchdog, core_.watchdog.arm(deadline, [this] { onDeadline(); })};
+    if (core_.slots.acquire(deadline)) {
+      struct Slot {
+        HandlerSlots& slots;
+        ~Slot() { slots.release(); }
+      } slot{core_.slots};
+      if (!answered_.load()) {
+        response = callHandler(handler, request);
+      }
+    }
+  }
+  if (response.has_value()) {
+    if (!answer(*response, false)) {
+      core_.options.logger.debug("discarded a late handler response",
+                                 {{"method", request.method}, {"path", request.path}});
+    }
+  } else if (Clock::now() >= deadline) {
+    answerTimeout();
+  } else {
+    abandon();  // no slot: the server is shutting down
+  }
+}
+
+HttpResponse Connection::callHandler(const HttpHandler& handler, const HttpRequest& request) const {
+  const log::Logger& logger = core_.options.logger;
+  try {
+    return handler(request);
+  } catch (const std::exception& e) {
+    logger.warn("HTTP handler threw",
+                {{"method", request.method}, {"path", request.path}, {"error", e.what()}});
+  } catch (...) {
+    logger.warn("HTTP handler threw", {{"method", request.method}, {"path", request.path}});
+  }
+  return plain(500, "internal server error");
+}
+
+bool Connection::beginRequest() {
+  answered_.store(false);
+  std::lock_guard<std::mutex> lock(core_.mu);
+  ++core_.in_flight;
+  busy_ = true;
+  return core_.stopping.load();
+}
+
+void Connection::finishRequest() {
+  std::lock_guard<std::mutex> lock(core_.mu);
+  busy_ = false;
+  if (--core_.in_flight == 0) {
+    core_.cv.notify_all();
+  }
+}
+
+bool Connection::answer(const HttpResponse& response, bool close) {
+  if (answered_.exchange(true)) {
+    close_ = true;
+    return false;
+  }
+  close_ = close_ || close || core_.stopping.load();
+  if (!writeResponse(response, close_, 0)) {
+    close_ = true;
+  }
+  finishRequest();
+  return true;
+}
+
+void Connection::answerTimeout() {
+  const auto timeout = core_.options.request_timeout;
+  if (answer(plain(503, "request timed out after " + std::to_string(timeout.count()) + " ms"),
+             true)) {
+    logTimeout();
+  }
+}
+
+void Connection::onDeadline() {
+  if (answered_.exchange(true)) {
+    return;
+  }
+  const auto timeout = core_.options.request_timeout;
+  // Never blocks the watchdog: an answer that does not fit the socket buffer is cut short.
+  writeResponse(plain(503, "request timed out after " + std::to_string(timeout.count()) + " ms"),
+                true, MSG_DONTWAIT);
+  ::shutdown(fd_, SHUT_WR);
+  finishRequest();
+  logTimeout();
+}
+
+void Connection::abandon() {
+  if (!answered_.exchange(true)) {
+    finishRequest();
+  }
+}
+
+void Connection::logTimeout() const {
+  core_.options.logger.warn("HTTP request timed out", {{"method", current_->method},
+                                                       {"path", current_->path},
+                                                       {"timeout", core_.options.request_timeout}});
+}
+
+bool Connection::writeResponse(const HttpResponse& response, bool close, int flags) {
+  const ConnectionField field = close                 ? ConnectionField::kClose
+                                : minor_version_ == 0 ? ConnectionField::kKeepAlive
+                                                      : ConnectionField::kNone;
+  bool send_body = false;
+  const std::string head = formatResponseHead(response, head_only_, field, send_body);
+  return writeAll(head, send_body ? std::string_view(response.body) : std::string_view(), flags);
+}
+
+bool Connection::writeAll(std::string_view head, std::string_view body, int flags) {
+  iovec parts[2] = {{const_cast<char*>(head.data()), head.size()},
+                    {const_cast<char*>(body.data()), body.size()}};
+  iovec* next = parts;
+  std::size_t count = body.empty() ? 1 : 2;
+  while (count > 0) {
+    msghdr message{};
+    message.msg_iov = next;
+    message.msg_iovlen = count;
+    const ssize_t n = ::sendmsg(fd_, &message, flags | MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return false;
+    }
+    auto sent = static_cast<std::size_t>(n);
+    while (count > 0 && sent >= next->iov_len) {
+      sent -= next->iov_len;
+      ++next;
+      --count;
+    }
+    if (count > 0) {
+      next->iov_base = static_cast<char*>(next->iov_base) + sent;
+      next->iov_len -= sent;
+    }
+  }
+  return true;
+}
+
+void Connection::lingeringClose() {
+  ::shutdown(fd_, SHUT_WR);
+  const Clock::time_point deadline = Clock::now() + kLingerTimeout;
+  std::size_t dropped = 0;
+  while (dropped < kMaxLingerBytes && fill(deadline) == Fill::kData) {
+    dropped += in_.readable().size();
+    in_.consume(in_.readable().size());
+  }
+}
+
+}  // namespace koord::http::detail

@@ -1,0 +1,132 @@
+// Connection: serves one accepted plain-HTTP connection, request after request, on the thread that
+// calls serve(); SocketServerCore: what the connections of one socket server share (private to
+// koord_http).
+//
+// Per request: read the head (over 64 KiB: 431; malformed: 400; both close the connection), then
+// the body (Content-Length or chunked, "HTTP/1.1 100 Continue" first when the client expects it),
+// then route it and run the handler on this thread, holding one of core.slots; write the answer
+// and go on with the next request unless either side asked to close. Bytes that arrived after a
+// request (pipelining) stay buffered for the next one.
+//  - A body over max_body_bytes is read and dropped, then answered 413 "Connection: close"; once
+//    16 MiB more arrived, or at once when Content-Length already says so or when the client waits
+//    for 100 Continue, the 413 goes out and the connection is cut (closed without reading on).
+//  - request_timeout runs from the head's arrival. While the body is read, this thread answers 503
+//    "Connection: close" at the deadline; while the handler runs (or waits for a slot) the watchdog
+//    does, and shuts the socket's sending side; the handler's late result is then dropped.
+//  - A request counts in core.in_flight from its head's arrival until its answer is written or it
+//    is abandoned (the client went away, or the server shut the socket down). While the server is
+//    stopping, a new request is answered 503 "Connection: close" at once, any answer carries
+//    "Connection: close", and a connection idle after a request closes.
+//  - After an answer with "Connection: close" the sending side is shut down and what the client
+//    still sends is read and dropped (up to 1 MiB or 2 s), so that it reads the answer rather than
+//    a reset. A connection waits at most kIdleTimeout (90 s) for the next request's head.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "handler_slots.hpp"
+#include "input_buffer.hpp"
+#include "koord/http/server.hpp"
+#include "request_parser.hpp"
+#include "router.hpp"
+#include "watchdog.hpp"
+
+namespace koord::http::detail {
+
+struct SocketServerCore {
+  explicit SocketServerCore(HttpServerOptions opts)
+      : options(std::move(opts)), slots(options.handler_threads) {}
+
+  const HttpServerOptions options;
+  Router router;
+  HandlerSlots slots;  // at most options.handler_threads handlers run at once
+  Watchdog watchdog;   // request deadlines while handlers run
+
+  std::mutex mu;
+  // Notified when in_flight drops to 0 and when a connection ends.
+  std::condition_variable cv;
+  std::size_t in_flight = 0;          // guarded by mu
+  std::atomic<bool> stopping{false};  // set under mu when stop() begins
+};
+
+class Connection {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // Takes ownership of the connected socket `fd`.
+  Connection(int fd, std::string remote_address, SocketServerCore& core)
+      : fd_(fd), remote_address_(std::move(remote_address)), core_(core) {}
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+  // Closes the socket unless closeSocket() did.
+  ~Connection();
+
+  // Serves requests until the connection ends: the client closes it, an answer or a timeout
+  // closes it, or the server shuts the socket down. Leaves the socket open for closeSocket().
+  // Throws nothing.
+  void serve();
+
+  // The three below require core.mu to be held (the socket server's registry is guarded by it).
+  // Shuts the socket down unless a request is in flight: serve() then returns soon.
+  void shutdownIfIdle();
+  // Shuts the socket down: every wait of serve() ends and every write fails.
+  void shutdownNow();
+  // Closes the socket; only after serve() returned.
+  void closeSocket();
+
+ private:
+  enum class Next { kKeepAlive, kClose, kCut };
+  enum class Fill { kData, kClosed, kTimedOut };
+  enum class Body { kComplete, kTooLarge, kCutOff, kTimedOut, kMalformed, kClosed };
+
+  Next serveRequest();
+  // Waits for bytes until `deadline` and appends what arrived to in_.
+  Fill fill(Clock::time_point deadline);
+  Body readBody(const RequestHead& head, std::string& body, Clock::time_point deadline,
+                std::string& error);
+  void dispatch(const HttpRequest& request, Clock::time_point deadline);
+  void runHandler(const HttpHandler& handler, const HttpRequest& request,
+                  Clock::time_point deadline);
+  HttpResponse callHandler(const HttpHandler& handler, const HttpRequest& request) const;
+
+  // Counts the request in flight; returns whether the server is stopping.
+  bool beginRequest();
+  void finishRequest();
+  // Answers the request in flight unless the watchdog did; false (and the connection is to close)
+  // when it did.
+  bool answer(const HttpResponse& response, bool close);
+  void answerTimeout();
+  // Called by the watchdog at the request's deadline.
+  void onDeadline();
+  // Ends the request in flight without an answer (the connection is closing).
+  void abandon();
+  void logTimeout() const;
+
+  // Writes an answer, with "Connection: close" when `close`; false when the write failed.
+  bool writeResponse(const HttpResponse& response, bool close, int flags);
+  bool writeAll(std::string_view head, std::string_view body, int flags);
+  void lingeringClose();
+
+  int fd_;  // closed (under core.mu) by closeSocket(), after serve()
+  const std::string remote_address_;
+  SocketServerCore& core_;
+  InputBuffer in_;
+  RequestHeadParser parser_{64 * 1024};
+  bool busy_ = false;  // guarded by core.mu: a request is in flight
+  std::size_t served_ = 0;
+
+  // The request in flight; set before the watchdog is armed and read by it.
+  std::atomic<bool> answered_{true};  // true while no request is in flight
+  const HttpRequest* current_ = nullptr;
+  bool head_only_ = false;  // a HEAD request: answers carry no body
+  int minor_version_ = 1;
+  bool close_ = false;  // close once the request is answered
+};
+
+}  // namespace koord::http::detail

@@ -1,0 +1,63 @@
+// HttpServer::create and the option checks both back ends share: plain HTTP goes to the socket
+// server (socket_server.cpp), HTTPS to the cpprestsdk one (cpprest_server.cpp).
+#include "koord/http/server.hpp"
+
+#include <cctype>
+#include <string>
+
+#include "socket_server.hpp"
+
+namespace koord::http {
+namespace {
+
+Status optionError(std::string_view field, std::string_view cause) {
+  return Status::invalidArgument("failed to create HTTP server: " + std::string(field) + ": " +
+                                 std::string(cause));
+}
+
+}  // namespace
+
+namespace detail {
+
+Status validateOptions(const HttpServerOptions& options) {
+  if (options.address.empty()) {
+    return optionError("address", "must not be empty");
+  }
+  if (options.address.find(':') != std::string::npos) {
+    return optionError("address", "IPv6 addresses are not supported");
+  }
+  for (char c : options.address) {
+    const bool allowed = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-';
+    if (!allowed) {
+      return optionError("address", "'" + options.address + "' is not a host name or IPv4 address");
+    }
+  }
+  if (options.max_body_bytes == 0) {
+    return optionError("max_body_bytes", "must be positive");
+  }
+  if (options.request_timeout.count() <= 0) {
+    return optionError("request_timeout", "must be positive");
+  }
+  if (options.handler_threads == 0 || options.handler_threads > 1024) {
+    return optionError("handler_threads", "must be between 1 and 1024");
+  }
+  if (options.tls_cert_file.empty() != options.tls_key_file.empty()) {
+    return optionError(
+        options.tls_cert_file.empty() ? "tls_cert_file" : "tls_key_file",
+        "must be set together with " +
+            std::string(options.tls_cert_file.empty() ? "tls_key_file" : "tls_cert_file"));
+  }
+  return Status::ok();
+}
+
+}  // namespace detail
+
+Result<std::unique_ptr<HttpServer>> HttpServer::create(const HttpServerOptions& options) {
+  KOORD_RETURN_IF_ERROR(detail::validateOptions(options));
+  if (options.tls_cert_file.empty()) {
+    return detail::createSocketServer(options);
+  }
+  return detail::createCpprestServer(options);
+}
+
+}  // namespace koord::http

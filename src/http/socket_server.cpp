@@ -1,0 +1,326 @@
+// The HttpServer back end for plain HTTP over POSIX sockets, built for latency: a request is read,
+// handled and answered on its connection's own thread, with no hand-off between threads.
+//
+// Threads: one acceptor (poll() on the listening socket and an eventfd that wakes it to reap ended
+// connections or to stop), one thread per connection (see connection.hpp for what it does per
+// request), and one watchdog thread for the deadlines of running handlers. At most kMaxConnections
+// connections are open at once; beyond that a new one is answered 503 "Connection: close" and
+// closed.
+//
+// Port 0 binds port 0 and reads the port the kernel chose (getsockname). The address is an IPv4
+// literal or a host name resolved to IPv4 (getaddrinfo); the socket has SO_REUSEADDR, so a port in
+// TIME_WAIT can be reused but one that another socket listens on cannot.
+//
+// stop(grace): new requests are answered 503 "Connection: close" (new connections are still
+// accepted during the grace period, so that clients get that answer rather than a refused
+// connection) and connections idle between requests are shut down at once; once no request is in
+// flight, or the grace period is over, the listener is closed and every remaining socket shut down,
+// which ends every connection thread except those whose handler is still running. The destructor
+// stops with no grace and then joins every thread, waiting for handlers still running.
+#include "socket_server.hpp"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "connection.hpp"
+#include "response_head.hpp"
+
+namespace koord::http {
+namespace {
+
+using detail::Connection;
+
+constexpr std::size_t kMaxConnections = 512;
+// How long the acceptor pauses after running out of file descriptors or memory.
+constexpr int kAcceptRetryDelayMs = 100;
+
+class SocketServer final : public HttpServer {
+ public:
+  explicit SocketServer(HttpServerOptions options) : core_(std::move(options)) {}
+  ~SocketServer() override;
+
+  Status route(std::string_view method, std::string_view path, HttpHandler handler) override {
+    return core_.router.add(method, path, std::move(handler));
+  }
+  Status start() override;
+  uint16_t port() const override { return port_.load(); }
+  void stop(std::chrono::milliseconds grace) override;
+
+ private:
+  struct Entry {
+    std::unique_ptr<Connection> connection;
+    std::thread thread;
+  };
+
+  void acceptLoop();
+  // Accepts every pending connection.
+  void acceptPending();
+  void addConnection(int fd, const sockaddr_in& peer);
+  // Runs on the connection's thread once serve() returned.
+  void onConnectionDone(uint64_t id);
+  // Joins and frees the connections that ended.
+  void reapFinished();
+  void wakeAcceptor();
+
+  detail::SocketServerCore core_;
+
+  std::mutex lifecycle_mu_;
+  bool started_ = false;  // guarded by lifecycle_mu_
+  bool stopped_ = false;  // guarded by lifecycle_mu_
+  std::thread acceptor_;  // guarded by lifecycle_mu_
+  std::atomic<uint16_t> port_{0};
+  int listen_fd_ = -1;  // set by start(), then used and closed by the acceptor only
+  int wake_fd_ = -1;    // eventfd; set by start(), closed by the destructor
+  std::atomic<bool> acceptor_stop_{false};
+
+  // Guarded by core_.mu.
+  std::map<uint64_t, Entry> connections_;
+  std::vector<uint64_t> finished_;  // ended, not joined yet
+  uint64_t next_id_ = 0;
+};
+
+SocketServer::~SocketServer() {
+  stop(std::chrono::milliseconds(0));
+  std::unique_lock<std::mutex> lock(core_.mu);
+  while (!connections_.empty()) {
+    core_.cv.wait(lock, [this] { return !finished_.empty(); });
+    lock.unlock();
+    reapFinished();
+    lock.lock();
+  }
+  lock.unlock();
+  if (wake_fd_ >= 0) {
+    ::close(wake_fd_);
+  }
+}
+
+Status SocketServer::start() {
+  std::lock_guard<std::mutex> lock(lifecycle_mu_);
+  if (started_ || stopped_) {
+    return Status::failedPrecondition("failed to start HTTP server: already " +
+                                      std::string(started_ ? "started" : "stopped"));
+  }
+  const HttpServerOptions& options = core_.options;
+  const auto failure = [&](const std::string& cause) {
+    return Status::unavailable("failed to listen on '" + options.address + ":" +
+                               std::to_string(options.port) + "': " + cause);
+  };
+  addrinfo hints{};
+  hints.ai_family = AF_INET;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* found = nullptr;
+  const int rc = ::getaddrinfo(options.address.c_str(), nullptr, &hints, &found);
+  if (rc != 0 || found == nullptr) {
+    return failure(rc != 0 ? ::gai_strerror(rc) : "no IPv4 address");
+  }
+  sockaddr_in addr{};
+  std::memcpy(&addr, found->ai_addr, sizeof(addr));
+  ::freeaddrinfo(found);
+  addr.sin_port = htons(options.port);
+
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) {
+    return failure(std::strerror(errno));
+  }
+  const int one = 1;
+  socklen_t length = sizeof(addr);
+  if (::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0 ||
+      ::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) != 0 ||
+      ::listen(fd, SOMAXCONN) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &length) != 0) {
+    const Status status = failure(std::strerror(errno));
+    ::close(fd);
+    return status;
+  }
+  const int wake = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (wake < 0) {
+    const Status status = failure(std::strerror(errno));
+    ::close(fd);
+    return status;
+  }
+  listen_fd_ = fd;
+  wake_fd_ = wake;
+  try {
+    acceptor_ = std::thread([this] { acceptLoop(); });
+  } catch (const std::system_error& e) {
+    ::close(listen_fd_);
+    listen_fd_ = -1;
+    return failure(e.what());
+  }
+  port_.store(ntohs(addr.sin_port));
+  started_ = true;
+  return Status::ok();
+}
+
+void SocketServer::stop(std::chrono::milliseconds grace) {
+  std::thread acceptor;
+  {
+    std::lock_guard<std::mutex> lock(lifecycle_mu_);
+    if (stopped_) {
+      return;
+    }
+    stopped_ = true;
+    acceptor = std::move(acceptor_);
+  }
+  {
+    std::unique_lock<std::mutex> lock(core_.mu);
+    core_.stopping.store(true);
+    for (auto& [id, entry] : connections_) {
+      entry.connection->shutdownIfIdle();
+    }
+    core_.cv.wait_for(lock, grace, [this] { return core_.in_flight == 0; });
+  }
+  if (acceptor.joinable()) {
+    acceptor_stop_.store(true);
+    wakeAcceptor();
+    acceptor.join();
+  }
+  {
+    std::lock_guard<std::mutex> lock(core_.mu);
+    for (auto& [id, entry] : connections_) {
+      entry.connection->shutdownNow();
+    }
+  }
+  core_.slots.abort();
+}
+
+void SocketServer::acceptLoop() {
+  pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+  while (!acceptor_stop_.load()) {
+    if (::poll(fds, 2, -1) < 0) {
+      continue;  // EINTR; ENOMEM: try again
+    }
+    if (fds[1].revents != 0) {
+      uint64_t count = 0;
+      if (::read(wake_fd_, &count, sizeof(count)) < 0) {
+        // Nothing to do: the eventfd was reset by an earlier read.
+      }
+      reapFinished();
+    }
+    if (fds[0].revents != 0 && !acceptor_stop_.load()) {
+      acceptPending();
+    }
+  }
+  ::close(listen_fd_);
+  listen_fd_ = -1;
+}
+
+void SocketServer::acceptPending() {
+  while (true) {
+    sockaddr_in peer{};
+    socklen_t length = sizeof(peer);
+    const int fd = ::accept4(listen_fd_, reinterpret_cast<sockaddr*>(&peer), &length, SOCK_CLOEXEC);
+    if (fd >= 0) {
+      addConnection(fd, peer);
+      continue;
+    }
+    if (errno == EINTR || errno == ECONNABORTED) {
+      continue;
+    }
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      return;
+    }
+    core_.options.logger.warn("failed to accept an HTTP connection",
+                              {{"error", std::strerror(errno)}});
+    // Out of descriptors or memory: pause (unless woken to stop) rather than spin.
+    pollfd wake{wake_fd_, POLLIN, 0};
+    ::poll(&wake, 1, kAcceptRetryDelayMs);
+    return;
+  }
+}
+
+void SocketServer::addConnection(int fd, const sockaddr_in& peer) {
+  char address[INET_ADDRSTRLEN] = "";
+  ::inet_ntop(AF_INET, &peer.sin_addr, address, sizeof(address));
+  std::unique_lock<std::mutex> lock(core_.mu);
+  if (connections_.size() >= kMaxConnections) {
+    lock.unlock();
+    bool send_body = false;
+    const HttpResponse busy = HttpResponse::text(503, "too many connections\n");
+    const std::string answer =
+        detail::formatResponseHead(busy, false, detail::ConnectionField::kClose, send_body) +
+        busy.body;
+    if (::send(fd, answer.data(), answer.size(), MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
+      // The client is gone already.
+    }
+    ::shutdown(fd, SHUT_WR);
+    ::close(fd);
+    return;
+  }
+  const uint64_t id = next_id_++;
+  Entry& entry = connections_[id];
+  entry.connection = std::make_unique<Connection>(fd, address, core_);
+  Connection* connection = entry.connection.get();
+  try {
+    entry.thread = std::thread([this, connection, id] {
+      connection->serve();
+      onConnectionDone(id);
+    });
+  } catch (const std::system_error& e) {
+    connections_.erase(id);  // closes the socket
+    core_.options.logger.warn("failed to start an HTTP connection thread", {{"error", e.what()}});
+  }
+}
+
+void SocketServer::onConnectionDone(uint64_t id) {
+  {
+    std::lock_guard<std::mutex> lock(core_.mu);
+    connections_.at(id).connection->closeSocket();
+    finished_.push_back(id);
+    core_.cv.notify_all();
+  }
+  wakeAcceptor();
+}
+
+void SocketServer::reapFinished() {
+  std::vector<Entry> ended;
+  {
+    std::lock_guard<std::mutex> lock(core_.mu);
+    for (uint64_t id : finished_) {
+      auto node = connections_.extract(id);
+      ended.push_back(std::move(node.mapped()));
+    }
+    finished_.clear();
+  }
+  for (Entry& entry : ended) {
+    entry.thread.join();
+  }
+}
+
+void SocketServer::wakeAcceptor() {
+  const uint64_t one = 1;
+  if (::write(wake_fd_, &one, sizeof(one)) < 0) {
+    // The counter is saturated: the acceptor is awake anyway.
+  }
+}
+
+}  // namespace
+
+namespace detail {
+
+Result<std::unique_ptr<HttpServer>> createSocketServer(const HttpServerOptions& options) {
+  KOORD_RETURN_IF_ERROR(validateOptions(options));
+  if (!options.tls_cert_file.empty()) {
+    return Status::invalidArgument(
+        "failed to create HTTP server: tls_cert_file: the socket server serves plain HTTP only");
+  }
+  return std::unique_ptr<HttpServer>(std::make_unique<SocketServer>(options));
+}
+
+}  // namespace detail
+}  // namespace koord::http
