@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # A real, throw-away Kubernetes control plane on loopback, for koord's tests, demos and by hand.
 #
-#   cluster.sh start DIR [--kwok] [--no-kcm] [--scheduler-config FILE]
+#   cluster.sh start DIR [--kwok] [--kwok-nodes-only] [--no-kcm] [--scheduler-config FILE]
 #       Starts etcd, kube-apiserver (TLS, token auth, RBAC), kube-controller-manager and, when asked,
-#       kwok (fake kubelets) and kube-scheduler, each on a free loopback port. Waits until each is
+#       kwok (fake kubelets) and kube-scheduler, each on a free loopback port. kwok makes its nodes
+#       Ready and renews their Leases, and runs bound pods (Running, Ready, deletion), unless
+#       --kwok-nodes-only (implies --kwok) leaves pods alone. Waits until each is
 #       ready, writes DIR/kubeconfig (cluster admin) and DIR/cluster.env (ports, PIDs, paths).
 #       In FILE, @KUBECONFIG@ is replaced by the kubeconfig's path.
 #   cluster.sh start-scheduler DIR FILE    starts (or restarts) kube-scheduler with config FILE
@@ -106,10 +108,11 @@ start_scheduler() {
 }
 
 cmd_start() {
-  local kwok=0 kcm=1 scheduler_config=""
+  local kwok=0 kwok_pods=1 kcm=1 scheduler_config=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --kwok) kwok=1 ;;
+      --kwok-nodes-only) kwok=1; kwok_pods=0 ;;
       --no-kcm) kcm=0 ;;
       --scheduler-config) scheduler_config="$2"; shift ;;
       *) die "unknown option '$1'" ;;
@@ -183,8 +186,9 @@ KUBECONFIG
     kwok_dir="$(dirname "$(dirname "$(command -v kwok)")")"   # .../kwok-<version>
     stages="$(go env GOMODCACHE)/sigs.k8s.io/kwok@${kwok_dir##*/kwok-}/kustomize/stage"
     : > "$DIR/kwok.yaml"
-    for f in node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
-             pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml; do
+    local files="node/fast/node-initialize.yaml node/heartbeat-with-lease/node-heartbeat-with-lease.yaml"
+    [ "$kwok_pods" -eq 1 ] && files="$files pod/fast/pod-ready.yaml pod/fast/pod-complete.yaml pod/fast/pod-delete.yaml"
+    for f in $files; do
       [ -f "$stages/$f" ] || die "kwok stage '$stages/$f' not found (run build-binaries.sh)"
       { echo "---"; cat "$stages/$f"; } >> "$DIR/kwok.yaml"
     done

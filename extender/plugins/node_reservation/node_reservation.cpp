@@ -93,7 +93,10 @@ framework::PluginStatus NodeReservationPlugin::preFilter(framework::CycleState& 
 framework::PluginStatus NodeReservationPlugin::filter(const framework::CycleState& /*state*/,
                                                       const framework::PodInfo& pod,
                                                       const framework::NodeInfo& node) const {
-  auto reserved = reservedResources(node.node());
+  // Parsed once per Node object: the annotation is JSON, and this runs for every candidate node of
+  // every pod.
+  auto reserved =
+      memo_.get(node.nodePtr(), [](const api::core::Node& n) { return reservedResources(n); });
   if (!reserved.ok()) {
     if (args_.invalid_annotation_policy == InvalidAnnotationPolicy::kReject) {
       return framework::PluginStatus::unresolvable("invalid " +

@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "extender/framework/handle.hpp"
+#include "extender/framework/node_memo.hpp"
 #include "extender/framework/plugin.hpp"
 #include "extender/framework/resource.hpp"
 #include "koord/api/codec.hpp"
@@ -59,6 +60,7 @@ class NodeReservationPlugin final : public framework::PreFilterPlugin,
 
  private:
   Args args_;
+  framework::NodeMemo<Result<framework::Resource>> memo_;
 };
 
 // The registry factory.

@@ -6,9 +6,14 @@
 //   BM_RuntimeFilterScore: ClusterState lookup + Runtime::filter + Runtime::score.
 //   BM_ServiceFilterPrioritize: the same through FrameworkService (wire structs in and out,
 //     PodInfo decoding included; no JSON, no HTTP).
+//   BM_HttpFilterPrioritize: the whole of it as kube-scheduler sees it: POST filter with the pod
+//     (managedFields included) and the 500 names, then POST prioritize with the names filter kept,
+//     over one keep-alive loopback connection to ExtenderServer and FrameworkService; JSON both
+//     ways.
 // Arguments: the runtime's parallelism and min_parallel_work (0: the default threshold, under
 // which 500 nodes run inline; 1: always split across the pool).
 #include <benchmark/benchmark.h>
+#include <curl/curl.h>
 
 #include <algorithm>
 #include <chrono>
@@ -21,8 +26,11 @@
 #include "extender/framework/framework_service.hpp"
 #include "extender/framework/registry.hpp"
 #include "extender/framework/runtime.hpp"
+#include "extender/server/extender_server.hpp"
+#include "koord/api/extender/types.hpp"
 #include "koord/common/clock.hpp"
 #include "koord/log/logger.hpp"
+#include "support/post_client.hpp"
 
 namespace koord::extender::framework {
 namespace {
@@ -214,12 +222,66 @@ void serviceFilterPrioritize(benchmark::State& state, World& w) {
   reportPercentiles(state, micros);
 }
 
+// The pending pod as kube-scheduler sends it: with the managedFields kubectl leaves.
+std::string podJson(const api::core::Pod& pod) {
+  api::Json j = api::core::toJson(pod);
+  j["metadata"]["managedFields"] = api::Json::parse(R"([{"manager": "kubectl-create",
+      "operation": "Update", "apiVersion": "v1", "time": "2026-11-26T07:00:00Z",
+      "fieldsType": "FieldsV1", "fieldsV1": {"f:metadata": {"f:labels": {".": {}, "f:app": {}}},
+      "f:spec": {"f:containers": {"k:{\"name\":\"main\"}": {".": {}, "f:image": {}, "f:name": {},
+      "f:resources": {".": {}, "f:requests": {".": {}, "f:cpu": {}, "f:memory": {}}}}},
+      "f:priority": {}, "f:schedulerName": {}, "f:terminationGracePeriodSeconds": {}}}}])");
+  return j.dump();
+}
+
+void httpFilterPrioritize(benchmark::State& state, World& w) {
+  metrics::MetricsRegistry metrics;
+  auto runtime = w.runtime(state, &metrics);
+  NoBinder binder;
+  FrameworkService service(*runtime, w.cluster, binder, nullptr);
+  server::ServerOptions options;
+  options.port = 0;
+  auto server = server::ExtenderServer::create(service, metrics, options);
+  if (!server.ok() || !(*server)->start().isOk()) {
+    state.SkipWithError("failed to start the extender server");
+    return;
+  }
+  const std::string pod = podJson(*w.pending);
+  const std::string filter_body =
+      R"({"Pod":)" + pod + R"(,"Nodes":null,"NodeNames":)" + api::Json(w.candidates).dump() + "}";
+  bench::PostClient client((*server)->port());
+  std::vector<double> micros;
+  size_t feasible = 0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    const long filtered = client.post("/scheduler/filter", filter_body);
+    // kube-scheduler sends prioritize the names filter kept.
+    auto reply = api::parseJson(client.reply());
+    const std::string score_body = R"({"Pod":)" + pod + R"(,"Nodes":null,"NodeNames":)" +
+                                   (reply.ok() ? (*reply)["NodeNames"].dump() : "null") + "}";
+    const long prioritized = client.post("/scheduler/prioritize", score_body);
+    micros.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+            .count());
+    if (filtered != 200 || prioritized != 200 || !reply.ok()) {
+      state.SkipWithError("a request failed");
+      break;
+    }
+    feasible = (*reply)["NodeNames"].size();
+  }
+  state.counters["feasible"] = static_cast<double>(feasible);
+  state.counters["request_bytes"] = static_cast<double>(filter_body.size());
+  reportPercentiles(state, micros);
+  (*server)->stop(std::chrono::seconds(1));
+}
+
 }  // namespace
 }  // namespace koord::extender::framework
 
 int main(int argc, char** argv) {
   using koord::extender::framework::World;
   benchmark::Initialize(&argc, argv);
+  curl_global_init(CURL_GLOBAL_ALL);
   World world;  // built once, shared by every benchmark below
   benchmark::RegisterBenchmark("BM_RuntimeFilterScore",
                                [&world](benchmark::State& state) {
@@ -239,6 +301,14 @@ int main(int argc, char** argv) {
       ->Args({2, 0})
       ->Args({2, 1})
       ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_HttpFilterPrioritize",
+                               [&world](benchmark::State& state) {
+                                 koord::extender::framework::httpFilterPrioritize(state, world);
+                               })
+      ->ArgNames({"threads", "min_parallel_work"})
+      ->Args({1, 0})
+      ->Unit(benchmark::kMicrosecond)
+      ->UseRealTime();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

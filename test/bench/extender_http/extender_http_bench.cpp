@@ -18,6 +18,7 @@
 #include "koord/api/codec.hpp"
 #include "koord/api/extender/args_decoder.hpp"
 #include "koord/api/extender/reply_writer.hpp"
+#include "support/post_client.hpp"
 
 namespace koord::extender::server {
 namespace {
@@ -81,46 +82,6 @@ std::string requestBody(int nodes) {
   return api::Json{{"Pod", pod}, {"Nodes", nullptr}, {"NodeNames", names}}.dump();
 }
 
-size_t discard(char*, size_t size, size_t count, void* user) {
-  static_cast<std::string*>(user)->append(size * count, ' ');
-  return size * count;
-}
-
-class Client {
- public:
-  explicit Client(uint16_t port) : port_(port), curl_(curl_easy_init(), &curl_easy_cleanup) {
-    headers_ = curl_slist_append(nullptr, "Content-Type: application/json");
-    headers_ = curl_slist_append(headers_, "Expect:");
-  }
-  ~Client() { curl_slist_free_all(headers_); }
-
-  // POSTs and returns the HTTP status (0 on a transport error).
-  long post(const std::string& path, const std::string& body) {
-    const std::string url = "http://127.0.0.1:" + std::to_string(port_) + path;
-    reply_.clear();
-    curl_easy_setopt(curl_.get(), CURLOPT_URL, url.c_str());
-    curl_easy_setopt(curl_.get(), CURLOPT_HTTPHEADER, headers_);
-    curl_easy_setopt(curl_.get(), CURLOPT_POSTFIELDS, body.data());
-    curl_easy_setopt(curl_.get(), CURLOPT_POSTFIELDSIZE_LARGE,
-                     static_cast<curl_off_t>(body.size()));
-    curl_easy_setopt(curl_.get(), CURLOPT_WRITEFUNCTION, discard);
-    curl_easy_setopt(curl_.get(), CURLOPT_WRITEDATA, &reply_);
-    curl_easy_setopt(curl_.get(), CURLOPT_NOSIGNAL, 1L);
-    if (curl_easy_perform(curl_.get()) != CURLE_OK) {
-      return 0;
-    }
-    long status = 0;
-    curl_easy_getinfo(curl_.get(), CURLINFO_RESPONSE_CODE, &status);
-    return status;
-  }
-
- private:
-  uint16_t port_;
-  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl_;
-  curl_slist* headers_ = nullptr;
-  std::string reply_;
-};
-
 double percentile(std::vector<double> values, double p) {
   if (values.empty()) {
     return 0;
@@ -142,7 +103,7 @@ void BM_FilterAndPrioritize500Nodes(benchmark::State& state) {
     return;
   }
   const std::string body = requestBody(static_cast<int>(state.range(0)));
-  Client client((*server)->port());
+  bench::PostClient client((*server)->port());
   std::vector<double> micros;
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
