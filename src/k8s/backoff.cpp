@@ -1,11 +1,28 @@
 #include "koord/k8s/backoff.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace koord::k8s {
+namespace {
+
+// splitmix64: a fast, well-mixed 64-bit generator; plenty for jitter.
+uint64_t nextRandom(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
 
 Backoff::Backoff(BackoffPolicy policy, uint64_t seed)
-    : policy_(policy), rng_(seed), current_(policy.initial) {
+    : policy_(policy),
+      rng_(seed != 0 ? seed
+                     : static_cast<uint64_t>(
+                           std::chrono::steady_clock::now().time_since_epoch().count()) ^
+                           reinterpret_cast<uintptr_t>(this)),
+      current_(policy.initial) {
   policy_.factor = std::max(policy_.factor, 1.0);
   policy_.jitter = std::max(policy_.jitter, 0.0);
 }
@@ -20,8 +37,9 @@ std::chrono::nanoseconds Backoff::next() {
   if (policy_.jitter <= 0.0 || base.count() <= 0) {
     return base;
   }
-  std::uniform_real_distribution<double> dist(0.0, policy_.jitter);
-  const double extra = static_cast<double>(base.count()) * dist(rng_);
+  // 53 random bits as a fraction in [0, 1).
+  const double unit = static_cast<double>(nextRandom(rng_) >> 11) * 0x1.0p-53;
+  const double extra = static_cast<double>(base.count()) * unit * policy_.jitter;
   return base + std::chrono::nanoseconds(static_cast<int64_t>(extra));
 }
 

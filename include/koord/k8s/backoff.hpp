@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <random>
 
 namespace koord::k8s {
 
@@ -25,8 +24,10 @@ struct BackoffPolicy {
 // One retry sequence: next() returns the delay to wait before the next attempt.
 class Backoff {
  public:
-  // `seed` makes the jitter reproducible in tests.
-  explicit Backoff(BackoffPolicy policy, uint64_t seed = std::random_device{}());
+  // `seed` makes the jitter reproducible in tests. The default is cheap (the clock mixed with the
+  // object's address): a Backoff is made for every API request, and jitter only has to differ
+  // between clients, not be unpredictable.
+  explicit Backoff(BackoffPolicy policy, uint64_t seed = 0);
 
   // True while fewer than policy.max_retries delays were handed out.
   [[nodiscard]] bool canRetry() const { return attempts_ < policy_.max_retries; }
@@ -40,7 +41,7 @@ class Backoff {
 
  private:
   BackoffPolicy policy_;
-  std::mt19937_64 rng_;
+  uint64_t rng_;  // splitmix64 state
   std::chrono::nanoseconds current_;
   int attempts_ = 0;
 };

@@ -87,14 +87,6 @@ YAML
   sed -e "s|127.0.0.1:10262|127.0.0.1:$port|g" -e 's|leaderElect: true|leaderElect: false|' \
     "$root/deploy/scheduler-config/scheduler-config.yaml"; } > "$dir/with-extender.yaml"
 
-# Pods not yet bound, from a metadata-only list (cheap for the apiserver, unlike kubectl's full list).
-unbound_count() {
-  curl -sfk -H "Authorization: Bearer $TOKEN" \
-    -H 'Accept: application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' \
-    "https://127.0.0.1:$APISERVER_PORT/api/v1/namespaces/default/pods?fieldSelector=spec.nodeName%3D" |
-    grep -o '"uid":' | wc -l
-}
-
 # CPU seconds (user + system) a process has used so far; 0 when it is gone.
 cpu_seconds() {
   local stat
@@ -118,11 +110,16 @@ measure() {
   local -A before=()
   local entry
   for entry in $components; do before[$entry]="$(cpu_seconds "${entry#*:}")"; done
+  # A watch, opened before the scheduler starts, tells when the last pod is bound.
+  python3 "$here/wait_bound.py" --server "https://127.0.0.1:$APISERVER_PORT" --token "$TOKEN" \
+    --count "$pods" > "$dir/wait.out" &
+  local waiter=$!
+  until grep -q watching "$dir/wait.out" 2>/dev/null; do sleep 0.1; done
   bash "$root/test/controlplane/cluster.sh" start-scheduler "$dir" "$1" >/dev/null
   local start end scheduler_pid
   start="$(date +%s.%N)"
   scheduler_pid="$(sed -n 's/^SCHEDULER_PID=//p' "$dir/cluster.env" | tail -1)"
-  while [ "$(unbound_count)" -ne 0 ]; do sleep 0.5; done
+  wait "$waiter" || { echo "waiting for the pods to be bound failed" >&2; exit 1; }
   end="$(date +%s.%N)"
   local report="scheduler=$(cpu_seconds "$scheduler_pid")"
   for entry in $components; do
