@@ -129,6 +129,9 @@ ext::HostPriorityList FrameworkService::prioritize(const ext::ExtenderArgs& args
   // host, so an unlisted host and a 0 are the same to it, and with no scoring plugin at work the
   // reply (and kube-scheduler's decoding of it) stays empty rather than one entry per candidate.
   ext::HostPriorityList out;
+  if (!runtime_.scores()) {
+    return out;  // no score plugin: every host scores 0, so none is listed
+  }
   auto pod = PodInfo::create(std::make_shared<const api::core::Pod>(args.pod));
   if (!pod.ok())
     return out;

@@ -226,6 +226,10 @@ Result<std::unique_ptr<Runtime>> Runtime::create(const Registry& registry, const
   return std::unique_ptr<Runtime>(new Runtime(std::move(impl)));
 }
 
+bool Runtime::scores() const {
+  return !impl_->score.empty();
+}
+
 std::vector<std::string> Runtime::pluginNames() const {
   return impl_->names;
 }

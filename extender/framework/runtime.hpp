@@ -93,6 +93,9 @@ class Runtime {
       const PodInfo& preemptor,
       const std::map<std::string, std::vector<std::shared_ptr<const PodInfo>>>& candidates) const;
 
+  // Whether any score plugin is configured (when none is, every score is 0 and the caller may skip
+  // the call).
+  [[nodiscard]] bool scores() const;
   // The configured plugins' names, in config order.
   [[nodiscard]] std::vector<std::string> pluginNames() const;
   // The pods a Permit plugin holds now (also reachable from a bind's CycleState).

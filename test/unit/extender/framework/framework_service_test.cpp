@@ -116,6 +116,31 @@ TEST_F(FrameworkServiceTest, PrioritizeScalesToZeroToTenAndLeavesOutZeros) {
   EXPECT_EQ(scores, want);
 }
 
+// A filter-only plugin: with no score plugin configured prioritize answers [] at once.
+class FilterOnly final : public FilterPlugin {
+ public:
+  std::string_view name() const override { return "FilterOnly"; }
+  PluginStatus filter(const CycleState&, const PodInfo&, const NodeInfo&) const override {
+    return PluginStatus::success();
+  }
+};
+
+TEST_F(FrameworkServiceTest, PrioritizeWithoutScorePluginsListsNoHost) {
+  ASSERT_TRUE(registry_
+                  .add("FilterOnly",
+                       [](const api::Json&, const Handle&) {
+                         return Result<std::unique_ptr<Plugin>>(std::make_unique<FilterOnly>());
+                       })
+                  .isOk());
+  auto runtime = make({{"FilterOnly", {}, 1}});
+  ASSERT_NE(runtime, nullptr);
+  EXPECT_FALSE(runtime->scores());
+  EXPECT_TRUE(runtime_->scores());
+  FrameworkService service(*runtime, cluster_, binder_, nullptr);
+  EXPECT_TRUE(service.prioritize(byName({"n1", "n2"})).empty());
+  EXPECT_EQ(service.filter(byName({"n1", "n2"})).nodeNames, (std::vector<std::string>{"n1", "n2"}));
+}
+
 TEST_F(FrameworkServiceTest, BindAssumesThePod) {
   ASSERT_TRUE(cluster_.upsertPod(makePod("p", "1")).isOk());
   api::extender::ExtenderBindingArgs args{"p", "default", "uid-p", "n1"};
