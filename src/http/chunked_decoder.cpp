@@ -2,24 +2,13 @@
 
 #include <algorithm>
 
+#include "text.hpp"
+
 namespace koord::http::detail {
 namespace {
 
 constexpr std::size_t kMaxSizeLineBytes = 4096;
 constexpr std::size_t kMaxTrailerBytes = 64 * 1024;
-
-int hexDigit(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
-}
 
 }  // namespace
 
@@ -51,11 +40,11 @@ ChunkedDecoder::Outcome ChunkedDecoder::next(std::string_view input, std::size_t
         }
         uint64_t size = 0;
         std::size_t digits = 0;
-        for (; digits < line.size() && hexDigit(line[digits]) >= 0; ++digits) {
+        for (; digits < line.size() && hexDigitValue(line[digits]) >= 0; ++digits) {
           if (digits == 15) {
             return fail("chunk size too large");
           }
-          size = size * 16 + static_cast<uint64_t>(hexDigit(line[digits]));
+          size = size * 16 + static_cast<uint64_t>(hexDigitValue(line[digits]));
         }
         // After the size: optional whitespace, then nothing or ";" and extensions (dropped).
         std::size_t after = digits;

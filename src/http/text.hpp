@@ -11,5 +11,7 @@ bool equalsIgnoreCase(std::string_view a, std::string_view b);
 std::string percentDecode(std::string_view text, bool plus_is_space);
 // Whether `c` may appear in an RFC 9110 token (a method or a header name).
 bool isTokenChar(char c);
+// The value of a hexadecimal digit (either case), or -1 when `c` is not one.
+int hexDigitValue(char c);
 
 }  // namespace koord::http::detail

@@ -5,9 +5,10 @@
 #include "text.hpp"
 
 namespace koord::http {
-namespace {
 
-int hexValue(char c) {
+namespace detail {
+
+int hexDigitValue(char c) {
   if (c >= '0' && c <= '9') {
     return c - '0';
   }
@@ -19,10 +20,6 @@ int hexValue(char c) {
   }
   return -1;
 }
-
-}  // namespace
-
-namespace detail {
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -43,9 +40,10 @@ std::string percentDecode(std::string_view text, bool plus_is_space) {
   out.reserve(text.size());
   for (size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (c == '%' && i + 2 < text.size() && hexValue(text[i + 1]) >= 0 &&
-        hexValue(text[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(hexValue(text[i + 1]) * 16 + hexValue(text[i + 2])));
+    if (c == '%' && i + 2 < text.size() && hexDigitValue(text[i + 1]) >= 0 &&
+        hexDigitValue(text[i + 2]) >= 0) {
+      out.push_back(
+          static_cast<char>(hexDigitValue(text[i + 1]) * 16 + hexDigitValue(text[i + 2])));
       i += 2;
     } else if (c == '+' && plus_is_space) {
       out.push_back(' ');
