@@ -10,6 +10,8 @@ packages=(
   libcurl4-openssl-dev libssl-dev zlib1g-dev libboost-system-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy
+  # Only for the bounded libFuzzer runs (test/fuzz/run-libfuzzer.sh): g++ has no libFuzzer.
+  clang-14 libclang-rt-14-dev
   openssl curl ca-certificates python3 python3-yaml
 )
 

@@ -304,8 +304,10 @@ class FastScan {
       return kFail;
     }
     if (s_[i] != '{' && s_[i] != '[' && s_[i] != '"') {
-      while (i < s_.size() && s_[i] != ',' && s_[i] != '}' && s_[i] != ']' && s_[i] != ' ' &&
-             s_[i] != '\n' && s_[i] != '\r' && s_[i] != '\t') {
+      // A scalar ends at a delimiter, white space or any control byte: nlohmann reads a NUL as the
+      // end of its input, so "null\0..." must not reach it as one value.
+      while (i < s_.size() && s_[i] != ',' && s_[i] != '}' && s_[i] != ']' &&
+             static_cast<unsigned char>(s_[i]) > 0x20) {
         ++i;
       }
       return i;
