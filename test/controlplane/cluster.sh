@@ -192,11 +192,18 @@ KUBECONFIG
       [ -f "$stages/$f" ] || die "kwok stage '$stages/$f' not found (run build-binaries.sh)"
       { echo "---"; cat "$stages/$f"; } >> "$DIR/kwok.yaml"
     done
+    # kwok gives up if the apiserver is unreachable while it starts, so start-up waits for its
+    # health endpoint: tests that restart the apiserver must not catch kwok still starting.
+    local kwok_port
+    kwok_port="$(free_port)"
     kwok --config="$DIR/kwok.yaml" --kubeconfig="$DIR/kubeconfig" --manage-all-nodes=false \
       --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
       --cidr=10.0.0.0/24 --node-ip=10.0.0.1 --node-lease-duration-seconds=40 \
+      --server-address="127.0.0.1:$kwok_port" \
       >>"$DIR/logs/kwok.log" 2>&1 &
     save KWOK_PID $!
+    save KWOK_PORT "$kwok_port"
+    wait_for kwok "$!" 60 curl -sf "http://127.0.0.1:$kwok_port/healthz"
   fi
   if [ -n "$scheduler_config" ]; then
     start_scheduler "$scheduler_config"
