@@ -8,7 +8,8 @@
 #       --kwok-nodes-only (implies --kwok) leaves pods alone. Waits until each is
 #       ready, writes DIR/kubeconfig (cluster admin) and DIR/cluster.env (ports, PIDs, paths).
 #       In FILE, @KUBECONFIG@ is replaced by the kubeconfig's path.
-#   cluster.sh start-scheduler DIR FILE    starts (or restarts) kube-scheduler with config FILE
+#   cluster.sh start-scheduler DIR FILE    starts (or restarts) kube-scheduler with config FILE (and the
+#                                          flags in $KOORD_SCHEDULER_FLAGS, if set)
 #   cluster.sh stop-scheduler DIR
 #   cluster.sh restart-apiserver DIR       stops and starts kube-apiserver on the same port
 #   cluster.sh compact DIR                 compacts etcd at its current revision (410 Gone for old watches)
@@ -99,8 +100,9 @@ start_scheduler() {
   sed "s|@KUBECONFIG@|$DIR/kubeconfig|g" "$config" > "$DIR/scheduler-config.yaml"
   local port
   port="$(free_port)"
+  # shellcheck disable=SC2086  # KOORD_SCHEDULER_FLAGS: extra flags, split on spaces
   "$K8S_BIN/kube-scheduler" --config="$DIR/scheduler-config.yaml" --bind-address=127.0.0.1 \
-    --secure-port="$port" >>"$DIR/logs/kube-scheduler.log" 2>&1 &
+    --secure-port="$port" ${KOORD_SCHEDULER_FLAGS:-} >>"$DIR/logs/kube-scheduler.log" 2>&1 &
   SCHEDULER_PID=$!
   save SCHEDULER_PID "$SCHEDULER_PID"
   save SCHEDULER_PORT "$port"

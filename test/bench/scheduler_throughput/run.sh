@@ -6,7 +6,11 @@
 # measured in the same run, and their ratio.
 #
 #   bash test/bench/scheduler_throughput/run.sh --extender build/default/extender/koord-extender
-#        [--nodes 1000] [--pods 5000] [--runs 1] [--kwok-pods]
+#        [--nodes 1000] [--pods 5000] [--runs 1] [--kwok-pods] [--no-batching]
+#
+# kube-scheduler (1.35+) reuses a pod's result for the identical pods after it (the
+# OpportunisticBatching feature) but turns that off for any profile with extenders; --no-batching
+# turns it off in both runs, which compares the same scheduling algorithm with and without us.
 #
 # By default kwok keeps the nodes Ready but leaves the bound pods alone: on 2 cores its Running and
 # Ready updates of every pod compete with the scheduler, and they land inside the window of the
@@ -19,6 +23,8 @@ extender_bin="" nodes=1000 pods=5000 runs=1 kwok_mode=--kwok-nodes-only
 while [ $# -gt 0 ]; do
   case "$1" in
     --kwok-pods) kwok_mode=--kwok; shift; continue ;;
+    --no-batching) export KOORD_SCHEDULER_FLAGS="--feature-gates=OpportunisticBatching=false"
+                   shift; continue ;;
     --extender) extender_bin="$2" ;;
     --nodes) nodes="$2" ;;
     --pods) pods="$2" ;;
@@ -141,6 +147,7 @@ for run in $(seq 1 "$runs"); do
   echo "nodes: $nodes"
   echo "pods: $pods"
   echo "kwok: ${kwok_mode#--}"
+  echo "scheduler_flags: ${KOORD_SCHEDULER_FLAGS:-none}"
   echo "pods_per_second_without_extender: $plain"
   echo "pods_per_second_with_extender: $with"
   python3 -c "print('ratio_with_over_without:', round($with / $plain, 3))"
