@@ -1,8 +1,13 @@
 #include "extender/app/serve.hpp"
 
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdio>
 #include <memory>
+#include <random>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include "extender/app/k8s_binder.hpp"
@@ -11,12 +16,17 @@
 #include "extender/framework/handle.hpp"
 #include "extender/framework/runtime.hpp"
 #include "extender/plugins/builtin.hpp"
+#include "extender/reservation/controller.hpp"
 #include "extender/server/extender_server.hpp"
+#include "extender/simulator/basic/basic_plugins.hpp"
 #include "koord/api/core/node.hpp"
 #include "koord/api/core/pod.hpp"
+#include "koord/api/scheduling/reservation.hpp"
 #include "koord/common/clock.hpp"
 #include "koord/k8s/client.hpp"
 #include "koord/k8s/config.hpp"
+#include "koord/k8s/event_recorder.hpp"
+#include "koord/k8s/leader_election.hpp"
 #include "koord/k8s/resource.hpp"
 #include "koord/k8s/rest_client.hpp"
 #include "koord/k8s/shared_informer_factory.hpp"
@@ -67,9 +77,112 @@ Status connectInformers(k8s::SharedInformerFactory& factory, framework::ClusterS
     state.removePod(podKey(*pod));
   };
   pods->addHandlers(std::move(pod_handlers));
-  synced = [nodes, pods] { return nodes->hasSynced() && pods->hasSynced(); };
+
+  KOORD_ASSIGN_OR_RETURN(auto reservations,
+                         factory.informerFor<api::scheduling::Reservation>(k8s::kReservations));
+  const auto upsert_reservation =
+      [&state, logger](const std::shared_ptr<const api::scheduling::Reservation>& r) {
+        const Status status = state.upsertReservation(r);
+        if (!status.isOk()) {
+          logger.warn("reservation holds no capacity",
+                      {{"reservation", r->metadata.name}, {"error", status.message()}});
+        }
+      };
+  k8s::ResourceEventHandlers<api::scheduling::Reservation> reservation_handlers;
+  reservation_handlers.onAdd = upsert_reservation;
+  reservation_handlers.onUpdate =
+      [upsert_reservation](const std::shared_ptr<const api::scheduling::Reservation>&,
+                           const std::shared_ptr<const api::scheduling::Reservation>& r) {
+        upsert_reservation(r);
+      };
+  reservation_handlers.onDelete =
+      [&state](const std::shared_ptr<const api::scheduling::Reservation>& r) {
+        state.removeReservation(r->metadata.name);
+      };
+  reservations->addHandlers(std::move(reservation_handlers));
+  synced = [nodes, pods, reservations] {
+    return nodes->hasSynced() && pods->hasSynced() && reservations->hasSynced();
+  };
   return Status::ok();
 }
+
+// "<hostname>_<16 hex digits>": unique per process, as client-go's identities are.
+std::string leaderIdentity() {
+  char host[256] = {};
+  if (gethostname(host, sizeof(host) - 1) != 0)
+    host[0] = '\0';
+  std::random_device random;
+  const uint64_t suffix = (static_cast<uint64_t>(random()) << 32) ^ random();
+  char hex[17] = {};
+  std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(suffix));
+  return std::string(host[0] != '\0' ? host : "koord-extender") + "_" + hex;
+}
+
+// The reservation loop: kube-scheduler's filters for a reserve pod, then the configured plugins.
+Result<std::unique_ptr<framework::Runtime>> placementRuntime(
+    const config::KoordExtenderConfiguration& config, const framework::Handle& handle) {
+  framework::RuntimeOptions options;
+  options.parallelism = config.parallelism;
+  options.plugins = simulator::basic::basicPluginConfigs();
+  for (const config::PluginConfiguration& plugin : config.plugins) {
+    options.plugins.push_back({plugin.name, plugin.args, plugin.weight});
+  }
+  return framework::Runtime::create(simulator::basic::simulatorRegistry(), handle,
+                                    std::move(options));
+}
+
+// Runs the reservation loop: under the Lease when leaderElection.leaderElect, else at once.
+class ReservationLoop {
+ public:
+  ReservationLoop(reservation::ReservationController& controller, k8s::Client& client,
+                  const config::LeaderElectionConfiguration& election, const log::Logger& logger)
+      : controller_(controller) {
+    if (!election.leader_elect) {
+      thread_ = std::jthread([this](const std::stop_token& stop) { controller_.run(stop); });
+      return;
+    }
+    k8s::LeaderElectionConfig le;
+    le.lease_namespace = election.resource_namespace;
+    le.lease_name = election.resource_name;
+    le.identity = leaderIdentity();
+    le.lease_duration =
+        std::chrono::duration_cast<std::chrono::milliseconds>(election.lease_duration);
+    le.renew_deadline =
+        std::chrono::duration_cast<std::chrono::milliseconds>(election.renew_deadline);
+    le.retry_period = std::chrono::duration_cast<std::chrono::milliseconds>(election.retry_period);
+    le.logger = logger;
+    le.on_started_leading = [this, logger](std::stop_token stop) {
+      logger.info("leading: the reservation loop runs here");
+      controller_.run(stop);
+    };
+    le.on_stopped_leading = [logger] { logger.info("stopped leading the reservation loop"); };
+    auto elector = k8s::LeaderElector::create(client, std::move(le));
+    if (!elector.ok()) {
+      status_ = elector.status().withPrefix("leaderElection");
+      return;
+    }
+    elector_ = std::move(*elector);
+    thread_ = std::jthread([this] { elector_->run(); });
+  }
+  ~ReservationLoop() { stop(); }
+  ReservationLoop(const ReservationLoop&) = delete;
+  ReservationLoop& operator=(const ReservationLoop&) = delete;
+
+  [[nodiscard]] const Status& status() const { return status_; }
+  void stop() {
+    if (elector_ != nullptr)
+      elector_->stop();
+    thread_.request_stop();
+    if (thread_.joinable())
+      thread_.join();
+  }
+
+ private:
+  reservation::ReservationController& controller_;
+  std::unique_ptr<k8s::LeaderElector> elector_;
+  std::jthread thread_;
+  Status status_;
+};
 
 server::ServerOptions serverOptions(const config::KoordExtenderConfiguration& config,
                                     const log::Logger& logger) {
@@ -124,6 +237,20 @@ Status serve(const config::KoordExtenderConfiguration& config, const log::Logger
     return runtime.status().withPrefix("failed to set up the plugins");
   }
 
+  auto placement = placementRuntime(config, handle);
+  if (!placement.ok()) {
+    return placement.status().withPrefix("failed to set up the reservation loop's plugins");
+  }
+  k8s::EventRecorderOptions event_options;
+  event_options.logger = logger;
+  k8s::EventRecorder events(client, "koord-extender", leaderIdentity(), clock,
+                            std::move(event_options));
+  reservation::ControllerOptions controller_options;
+  controller_options.logger = logger;
+  controller_options.ready = synced;
+  reservation::ReservationController controller(client, state, **placement, &events, {},
+                                                std::move(controller_options));
+
   K8sBinder binder(client);
   framework::FrameworkService service(**runtime, state, binder, synced);
   KOORD_ASSIGN_OR_RETURN(
@@ -131,6 +258,12 @@ Status serve(const config::KoordExtenderConfiguration& config, const log::Logger
       server::ExtenderServer::create(service, metrics, serverOptions(config, logger)));
   KOORD_RETURN_IF_ERROR(http->start());
   factory.start();
+  ReservationLoop loop(controller, client, config.leader_election, logger);
+  if (!loop.status().isOk()) {
+    http->stop(kStopGrace);
+    factory.shutdown();
+    return loop.status();
+  }
   logger.info("koord-extender serving",
               {{"address", config.server.address},
                {"urlPrefix", server::normalizeUrlPrefix(config.server.url_prefix)},
@@ -140,7 +273,9 @@ Status serve(const config::KoordExtenderConfiguration& config, const log::Logger
   wait_for_stop();
 
   logger.info("koord-extender stopping");
+  loop.stop();
   http->stop(kStopGrace);
+  (void)events.shutdown(std::chrono::seconds(2));
   factory.shutdown();
   return Status::ok();
 }

@@ -206,8 +206,10 @@ uint16_t ServerConfiguration::port() const {
 }
 
 std::vector<PluginConfiguration> defaultPlugins() {
-  return {
-      {"NodeReservation", 1, nullptr}, {"PriorityQoS", 1, nullptr}, {"BatchResources", 1, nullptr}};
+  return {{"NodeReservation", 1, nullptr},
+          {"PriorityQoS", 1, nullptr},
+          {"BatchResources", 1, nullptr},
+          {"Reservation", 1, nullptr}};
 }
 
 KoordExtenderConfiguration defaultConfiguration() {

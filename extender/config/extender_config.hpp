@@ -80,7 +80,7 @@ struct KoordExtenderConfiguration {
   std::vector<PluginConfiguration> plugins;  // defaultPlugins() when the file has no `plugins`
 };
 
-// NodeReservation, PriorityQoS and BatchResources, weight 1, default args.
+// NodeReservation, PriorityQoS, BatchResources and Reservation, weight 1, default args.
 [[nodiscard]] std::vector<PluginConfiguration> defaultPlugins();
 
 // The configuration with every default (what an empty file would give).

@@ -27,6 +27,13 @@ struct NodeEntry {
   std::shared_ptr<const api::core::Node> node;                 // nullptr: pods wait for their node
   std::map<std::string, std::shared_ptr<const PodInfo>> pods;  // bound and assumed, by key
   std::shared_ptr<const NodeInfo> info;                        // nullptr when node is
+  std::map<std::string, std::shared_ptr<const ReservationInfo>> reservations;  // by name
+};
+
+struct ReservationRecord {
+  std::shared_ptr<const api::scheduling::Reservation> object;
+  std::shared_ptr<const ReservationInfo> info;  // nullptr when it does not read
+  std::string node;                             // where it holds capacity; "" when nowhere
 };
 
 struct PodRecord {
@@ -46,6 +53,7 @@ int64_t nanos(Clock::TimePoint t) {
 struct ClusterState::State {
   StringMap<NodeEntry> nodes;
   StringMap<PodRecord> pods;
+  StringMap<ReservationRecord> reservations;
   std::set<std::string> assumed_keys;
   int64_t generation = 0;
 
@@ -65,7 +73,8 @@ struct ClusterState::State {
     NodeEntry& entry = it->second;
     if (entry.node == nullptr) {
       entry.info = nullptr;
-      if (entry.pods.empty())
+      ++generation;
+      if (entry.pods.empty() && entry.reservations.empty())
         nodes.erase(it);
       return;
     }
@@ -73,7 +82,11 @@ struct ClusterState::State {
     on_node.reserve(entry.pods.size());
     for (const auto& [key, pod] : entry.pods)
       on_node.push_back(pod);
-    auto info = std::make_shared<NodeInfo>(entry.node, std::move(on_node));
+    std::vector<std::shared_ptr<const ReservationInfo>> held;
+    held.reserve(entry.reservations.size());
+    for (const auto& [reservation_name, r] : entry.reservations)
+      held.push_back(r);
+    auto info = std::make_shared<NodeInfo>(entry.node, std::move(on_node), held);
     info->setGeneration(++generation);
     entry.info = std::move(info);
   }
@@ -204,6 +217,77 @@ void ClusterState::removePod(const std::string& key) {
   s.pods.erase(it);
   s.replace(key, before, nullptr);
   next_expiry_ns_.store(s.earliestDeadline(), std::memory_order_release);
+}
+
+Status ClusterState::upsertReservation(
+    std::shared_ptr<const api::scheduling::Reservation> reservation) {
+  if (reservation == nullptr)
+    return Status::ok();
+  auto info = ReservationInfo::create(reservation);
+  std::unique_lock lock(mu_);
+  State& s = *state_;
+  const std::string name = reservation->metadata.name;
+  ReservationRecord& record = s.reservations[name];
+  const std::string before = record.node;
+  record.object = reservation;
+  record.info = info.ok() ? *info : nullptr;
+  record.node = record.info != nullptr && holdsCapacity(*reservation) ? record.info->node : "";
+  if (!before.empty()) {
+    auto it = s.nodes.find(before);
+    if (it != s.nodes.end())
+      it->second.reservations.erase(name);
+  }
+  if (!record.node.empty())
+    s.nodes[record.node].reservations[name] = record.info;
+  if (!before.empty())
+    s.rebuild(before);
+  if (!record.node.empty() && record.node != before)
+    s.rebuild(record.node);
+  ++s.generation;
+  return info.ok() ? Status::ok() : info.status();
+}
+
+void ClusterState::removeReservation(const std::string& name) {
+  std::unique_lock lock(mu_);
+  State& s = *state_;
+  auto it = s.reservations.find(name);
+  if (it == s.reservations.end())
+    return;
+  const std::string node = it->second.node;
+  s.reservations.erase(it);
+  if (!node.empty()) {
+    auto n = s.nodes.find(node);
+    if (n != s.nodes.end())
+      n->second.reservations.erase(name);
+    s.rebuild(node);
+  }
+  ++s.generation;
+}
+
+std::vector<std::shared_ptr<const api::scheduling::Reservation>> ClusterState::reservations()
+    const {
+  std::vector<std::shared_ptr<const api::scheduling::Reservation>> out;
+  {
+    std::shared_lock lock(mu_);
+    out.reserve(state_->reservations.size());
+    for (const auto& [name, record] : state_->reservations)
+      out.push_back(record.object);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a->metadata.name < b->metadata.name; });
+  return out;
+}
+
+std::shared_ptr<const api::scheduling::Reservation> ClusterState::reservation(
+    std::string_view name) const {
+  std::shared_lock lock(mu_);
+  auto it = state_->reservations.find(name);
+  return it == state_->reservations.end() ? nullptr : it->second.object;
+}
+
+int64_t ClusterState::generation() const {
+  std::shared_lock lock(mu_);
+  return state_->generation;
 }
 
 Status ClusterState::assume(std::shared_ptr<const PodInfo> pod, const std::string& node) {

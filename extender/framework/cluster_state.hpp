@@ -1,5 +1,8 @@
 // ClusterState: the extender's view of the cluster, fed by informers (the app) or by YAML (the
-// simulator): nodes, the pods bound to them, pending pods, and the assume cache.
+// simulator): nodes, the pods bound to them, pending pods, Reservations, and the assume cache.
+//
+// Reservations: every Reservation is remembered (reservations()); those that hold capacity
+// (Available with a node: holdsCapacity()) are attached to their node's NodeInfo.
 //
 // Copy on write: every change to a node or its pods builds a new NodeInfo for that node only;
 // readers get shared_ptr<const NodeInfo> snapshots that never change under them.
@@ -25,6 +28,7 @@
 #include "extender/framework/handle.hpp"
 #include "koord/api/core/node.hpp"
 #include "koord/api/core/pod.hpp"
+#include "koord/api/scheduling/reservation.hpp"
 #include "koord/common/clock.hpp"
 #include "koord/common/status.hpp"
 
@@ -46,6 +50,21 @@ class ClusterState final : public ClusterView {
   // (Succeeded, Failed) is removed. kInvalidArgument when PodInfo::create() fails.
   [[nodiscard]] Status upsertPod(std::shared_ptr<const api::core::Pod> pod);
   void removePod(const std::string& key);
+
+  // Adds or replaces a Reservation by name. kInvalidArgument when ReservationInfo::create() fails:
+  // the object is still listed by reservations() but holds no capacity.
+  [[nodiscard]] Status upsertReservation(
+      std::shared_ptr<const api::scheduling::Reservation> reservation);
+  void removeReservation(const std::string& name);
+  // Every Reservation, sorted by name.
+  [[nodiscard]] std::vector<std::shared_ptr<const api::scheduling::Reservation>> reservations()
+      const;
+  // nullptr when unknown.
+  [[nodiscard]] std::shared_ptr<const api::scheduling::Reservation> reservation(
+      std::string_view name) const;
+  // Changes with every change of a node, its pods or its reservations (the reservation loop tries
+  // pending reservations again when it moves).
+  [[nodiscard]] int64_t generation() const;
 
   // Counts `pod` on `node` (see above). kNotFound for an unknown node; kAlreadyExists when the
   // pod is already bound or assumed.

@@ -1,5 +1,6 @@
 // NodeInfo: one node as the plugins see it: the Node, the pods on it (bound, and assumed by a
-// bind in flight), what they request in total, and what the node allocates. Immutable: a change
+// bind in flight), what they request in total, what the node allocates, and the Reservations that
+// hold capacity on it (with what their owners on the node already use of them). Immutable: a change
 // makes a new NodeInfo (copy on write), so a verb call works on a consistent view while the
 // informers move on.
 #pragma once
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "extender/framework/pod_info.hpp"
+#include "extender/framework/reservation_info.hpp"
 #include "extender/framework/resource.hpp"
 #include "koord/api/core/node.hpp"
 
@@ -17,8 +19,11 @@ namespace koord::extender::framework {
 
 class NodeInfo {
  public:
+  // `reservations` as ReservationInfo::create() made them: this copies each one and fills in
+  // `allocated` and `owners` from the pods whose reservation_uid names it.
   NodeInfo(std::shared_ptr<const api::core::Node> node,
-           std::vector<std::shared_ptr<const PodInfo>> pods);
+           std::vector<std::shared_ptr<const PodInfo>> pods,
+           const std::vector<std::shared_ptr<const ReservationInfo>>& reservations = {});
 
   [[nodiscard]] const std::string& name() const { return node_->metadata.name; }
   [[nodiscard]] const api::core::Node& node() const { return *node_; }
@@ -28,6 +33,13 @@ class NodeInfo {
   [[nodiscard]] const Resource& allocatable() const { return allocatable_; }
   // Sum of the pods' requests (pods = their count).
   [[nodiscard]] const Resource& requested() const { return requested_; }
+  // The reservations holding capacity on the node, sorted by name.
+  [[nodiscard]] const std::vector<std::shared_ptr<const ReservationInfo>>& reservations() const {
+    return reservations_;
+  }
+  // Sum of remaining() over the reservations not consumed(): what a pod that owns none of them
+  // may not use.
+  [[nodiscard]] const Resource& reserved() const { return reserved_; }
   // Bumped on every change of this node or its pods (cluster-wide counter value).
   [[nodiscard]] int64_t generation() const { return generation_; }
   void setGeneration(int64_t g) { generation_ = g; }
@@ -37,6 +49,8 @@ class NodeInfo {
   std::vector<std::shared_ptr<const PodInfo>> pods_;
   Resource allocatable_;
   Resource requested_;
+  std::vector<std::shared_ptr<const ReservationInfo>> reservations_;
+  Resource reserved_;
   int64_t generation_ = 0;
 };
 

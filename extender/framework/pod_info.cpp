@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "koord/api/core/pod_helpers.hpp"
+#include "koord/api/extension/reservation.hpp"
 #include "koord/api/well_known.hpp"
 
 namespace koord::extender::framework {
@@ -123,6 +124,14 @@ Result<std::shared_ptr<const PodInfo>> PodInfo::create(std::shared_ptr<const api
   info->qos = koordQosOf(*pod);
   info->band = priorityBandOf(*pod);
   info->priority = pod->spec.priority.value_or(0);
+  const auto& annotations = pod->metadata.annotations;
+  if (auto it = annotations.find(std::string(api::kAnnotationReservationAllocated));
+      it != annotations.end()) {
+    if (auto allocated = api::extension::parseReservationAllocated(it->second); allocated.ok()) {
+      info->reservation_name = std::move(allocated->name);
+      info->reservation_uid = std::move(allocated->uid);
+    }
+  }
   info->pod = std::move(pod);
   return std::shared_ptr<const PodInfo>(std::move(info));
 }

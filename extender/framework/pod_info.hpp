@@ -1,6 +1,7 @@
 // PodInfo: a pod with what every plugin needs computed once: its key, its requests (Kubernetes'
 // PodRequests, init containers and overhead included) as a Resource, its Koordinator QoS class
-// and priority band. Immutable once made; shared as std::shared_ptr<const PodInfo>.
+// and priority band, and the reservation it allocated. Immutable once made; shared as
+// std::shared_ptr<const PodInfo>.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,10 @@ struct PodInfo {
   KoordQos qos = KoordQos::kNone;
   PriorityBand band = PriorityBand::kNone;
   int32_t priority = 0;  // spec.priority, 0 when unset
+  // The reservation the pod allocated (annotation scheduling.koordinator.sh/reservation-allocated);
+  // both empty when absent or unreadable.
+  std::string reservation_name;
+  std::string reservation_uid;
 
   // kInvalidArgument when the pod has no name or a request cannot be summed.
   [[nodiscard]] static Result<std::shared_ptr<const PodInfo>> create(

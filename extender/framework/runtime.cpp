@@ -317,12 +317,10 @@ std::vector<int64_t> Runtime::score(
   std::vector<char> skipped;
   const auto& scorers = impl_->score;
   std::vector<size_t> active;
-  int64_t weight_sum = 0;
   if (impl_->runPreFilter(state, pod, skipped).isSuccess()) {
     for (size_t k = 0; k < scorers.size(); ++k) {
       if (!skipped[scorers[k].index]) {
         active.push_back(k);
-        weight_sum += scorers[k].weight;
       }
     }
   }
@@ -348,6 +346,7 @@ std::vector<int64_t> Runtime::score(
       std::vector<const NodeInfo*> raw(nodes.size());
       for (size_t i = 0; i < nodes.size(); ++i)
         raw[i] = nodes[i].get();
+      int64_t counted_weight = 0;
       for (size_t a = 0; a < active.size(); ++a) {
         const auto& entry = scorers[active[a]];
         entry.duration.observe(
@@ -358,12 +357,18 @@ std::vector<int64_t> Runtime::score(
         if (scores[a].size() != nodes.size()) {
           continue;  // a plugin that resized its scores contributes nothing
         }
+        // A plugin that scores every node 0 has no preference for this pod (Reservation for a pod
+        // that owns none): leaving it out of the average keeps it from compressing the others.
+        if (std::all_of(scores[a].begin(), scores[a].end(), [](int64_t v) { return v <= 0; })) {
+          continue;
+        }
+        counted_weight += entry.weight;
         for (size_t i = 0; i < nodes.size(); ++i) {
           totals[i] += entry.weight * std::clamp<int64_t>(scores[a][i], 0, 100);
         }
       }
       for (auto& total : totals)
-        total /= weight_sum;
+        total = counted_weight > 0 ? total / counted_weight : 0;
     } else {
       std::fill(totals.begin(), totals.end(), 0);
     }

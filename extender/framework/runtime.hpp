@@ -73,7 +73,8 @@ class Runtime {
       const PodInfo& pod, const std::vector<std::shared_ptr<const NodeInfo>>& nodes) const;
 
   // preFilter once, then per node sum(weight * normalized score) / sum(weights) over the score
-  // plugins not skipped by preFilter, in [0, 100], one per input node (same order). All zeros
+  // plugins not skipped by preFilter, in [0, 100], one per input node (same order). A plugin that
+  // scores every node 0 is left out of both sums (it has no preference for this pod). All zeros
   // when preFilter rejects or fails, or when no score plugin runs.
   [[nodiscard]] std::vector<int64_t> score(
       const PodInfo& pod, const std::vector<std::shared_ptr<const NodeInfo>>& nodes) const;

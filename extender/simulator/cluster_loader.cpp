@@ -256,6 +256,10 @@ Status ClusterLoader::addObject(const YamlDocument& doc, const std::string& poin
   if (!status.isOk()) {
     return config::errorAt(doc, pointer, status.message());
   }
+  if (kind == api::scheduling::kReservationKind &&
+      api_version.rfind(std::string(api::scheduling::kGroup) + "/", 0) == 0) {
+    return addReservation(doc, pointer, object);
+  }
   input_.other_kinds[kind]++;
   return Status::ok();
 }
@@ -317,6 +321,25 @@ Status ClusterLoader::addNode(const YamlDocument& doc, const std::string& pointe
   }
   KOORD_RETURN_IF_ERROR(remember(doc, pointer, "Node/" + node->metadata.name));
   input_.nodes.push_back(std::move(node));
+  return Status::ok();
+}
+
+Status ClusterLoader::addReservation(const YamlDocument& doc, const std::string& pointer,
+                                     const Json& object) {
+  auto r = std::make_shared<api::scheduling::Reservation>();
+  Status status = api::scheduling::fromJson(object, *r, "");
+  if (!status.isOk()) {
+    return decodeError(doc, pointer, object, "Reservation '" + objectName(object) + "'", status);
+  }
+  if (r->metadata.name.empty()) {
+    return config::errorAt(doc, pointer, "Reservation has no metadata.name");
+  }
+  api::scheduling::applyReservationDefaults(*r);
+  KOORD_RETURN_IF_ERROR(remember(doc, pointer, "Reservation/" + r->metadata.name));
+  if (r->metadata.uid.empty()) {
+    r->metadata.uid = "simulated-" + r->metadata.name;  // pods name their reservation by UID
+  }
+  input_.reservations.push_back(std::move(r));
   return Status::ok();
 }
 

@@ -2,7 +2,11 @@
 // or a `kind: List` (or a typed list such as PodList) of objects:
 //   v1 Node                 a node (status.allocatable is what pods may use)
 //   v1 Pod                  bound when spec.nodeName is set, pending otherwise
-//   every Koordinator CRD   decoded and validated (api::validateKnownObject); counted, not placed
+//   Reservation             (scheduling.koordinator.sh v1alpha1 or v1) validated
+//                           (validateReservation), defaulted, and placed by the simulator: held
+//                           on status.nodeName when Available there, placed otherwise
+//   every other Koordinator CRD  decoded and validated (api::validateKnownObject); counted, not
+//   placed
 // Strict: an unknown kind, an unknown field of a Pod or Node (top level, metadata, spec,
 // containers, resources, node status), a value that does not decode, a missing name, or a name
 // given twice are errors naming the file and line:
@@ -21,6 +25,7 @@
 
 #include "koord/api/core/node.hpp"
 #include "koord/api/core/pod.hpp"
+#include "koord/api/scheduling/reservation.hpp"
 #include "koord/common/result.hpp"
 #include "koord/config/yaml.hpp"
 
@@ -29,8 +34,10 @@ namespace koord::extender::simulator {
 struct ClusterInput {
   std::vector<std::shared_ptr<const api::core::Node>> nodes;  // in input order
   std::vector<std::shared_ptr<const api::core::Pod>> pods;    // bound and pending, input order
-  std::map<std::string, std::string> sources;  // "Pod/<ns>/<name>", "Node/<name>" -> "file:line"
-  std::map<std::string, int> other_kinds;      // CRD kind -> how many objects were read
+  std::vector<std::shared_ptr<const api::scheduling::Reservation>> reservations;  // input order
+  // "Pod/<ns>/<name>", "Node/<name>", "Reservation/<name>" -> "file:line"
+  std::map<std::string, std::string> sources;
+  std::map<std::string, int> other_kinds;  // CRD kind -> how many objects were read
 };
 
 class ClusterLoader {
@@ -51,6 +58,8 @@ class ClusterLoader {
                 const api::Json& object);
   Status addNode(const config::YamlDocument& doc, const std::string& pointer,
                  const api::Json& object);
+  Status addReservation(const config::YamlDocument& doc, const std::string& pointer,
+                        const api::Json& object);
   Status remember(const config::YamlDocument& doc, const std::string& pointer, std::string key);
 
   ClusterInput input_;

@@ -199,13 +199,26 @@ Json reportJson(const SimulationResult& result) {
     }
     nodes.push_back(std::move(node));
   }
+  Json reservations = Json::array();
+  for (const auto& r : result.reservations) {
+    Json entry = {{"reservation", r.name}, {"source", r.source},
+                  {"phase", r.phase},      {"node", r.node.empty() ? Json(nullptr) : Json(r.node)},
+                  {"placed", r.placed},    {"owners", r.owners}};
+    if (!r.message.empty())
+      entry["message"] = r.message;
+    reservations.push_back(std::move(entry));
+  }
   Json summary = {{"nodes", result.nodes.size()},
                   {"boundPods", result.bound_pods},
                   {"pendingPods", result.placements.size()},
                   {"scheduled", scheduled},
                   {"unschedulable", result.placements.size() - scheduled},
+                  {"reservations", result.reservations.size()},
                   {"otherObjects", Json(result.other_kinds)}};
-  return {{"summary", std::move(summary)}, {"pods", std::move(pods)}, {"nodes", std::move(nodes)}};
+  return {{"summary", std::move(summary)},
+          {"pods", std::move(pods)},
+          {"reservations", std::move(reservations)},
+          {"nodes", std::move(nodes)}};
 }
 
 void writeJson(const SimulationResult& result, std::ostream& out) {
@@ -244,6 +257,22 @@ void writeTable(const SimulationResult& result, std::ostream& out) {
     for (const auto& [node, rejection] : p.rejections) {
       out << "  " << node << ": " << rejectionText(rejection) << '\n';
     }
+  }
+
+  if (!result.reservations.empty()) {
+    out << "\nRESERVATIONS\n";
+    std::vector<std::vector<std::string>> reservation_rows = {
+        {"RESERVATION", "PHASE", "NODE", "USED BY / WHY NOT"}};
+    for (const auto& r : result.reservations) {
+      std::string used;
+      for (const auto& owner : r.owners)
+        used += (used.empty() ? "" : ", ") + owner;
+      if (used.empty())
+        used = r.message.empty() ? "-" : r.message;
+      reservation_rows.push_back({r.name, r.phase + (r.placed ? " (placed)" : ""),
+                                  r.node.empty() ? "<none>" : r.node, used});
+    }
+    writeRows(reservation_rows, out);
   }
 
   out << "\nBIND ANNOTATIONS\n";

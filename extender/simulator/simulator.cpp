@@ -7,9 +7,15 @@
 #include <utility>
 
 #include "extender/framework/cluster_state.hpp"
+#include "extender/framework/fit_error.hpp"
+#include "extender/framework/reservation_info.hpp"
 #include "extender/plugins/node_reservation/node_reservation.hpp"
+#include "extender/reservation/lifecycle.hpp"
+#include "extender/reservation/placement.hpp"
 #include "extender/simulator/basic/basic_plugins.hpp"
 #include "koord/api/core/pod_helpers.hpp"
+#include "koord/api/extension/reservation.hpp"
+#include "koord/api/well_known.hpp"
 #include "koord/common/clock.hpp"
 #include "koord/log/logger.hpp"
 
@@ -90,29 +96,13 @@ size_t numFeasibleNodesToFind(size_t num_nodes) {
 
 std::string fitErrorMessage(size_t num_nodes,
                             const std::map<std::string, NodeRejection>& rejections) {
-  if (num_nodes == 0) {
-    return "no nodes available to schedule pods";
-  }
   std::map<std::string, size_t> histogram;
   for (const auto& [node, rejection] : rejections) {
     for (const auto& reason : rejection.reasons) {
       histogram[reason]++;
     }
   }
-  std::vector<std::string> entries;
-  entries.reserve(histogram.size());
-  for (const auto& [reason, count] : histogram) {
-    entries.push_back(std::to_string(count) + " " + reason);
-  }
-  std::sort(entries.begin(), entries.end());
-  std::string message = "0/" + std::to_string(num_nodes) + " nodes are available: ";
-  for (size_t i = 0; i < entries.size(); ++i) {
-    if (i > 0) {
-      message += ", ";
-    }
-    message += entries[i];
-  }
-  return message + ".";
+  return framework::fitErrorMessage(num_nodes, histogram);
 }
 
 Result<SimulationResult> simulate(const ClusterInput& input, const SimulationOptions& options) {
@@ -135,6 +125,33 @@ Result<SimulationResult> simulate(const ClusterInput& input, const SimulationOpt
     result.bound_pods++;
   }
 
+  // Reservations: Available ones hold their node now; pending ones wait for their turn.
+  std::vector<size_t> pending_reservations;
+  std::map<std::string, size_t> reservation_index;
+  for (size_t i = 0; i < input.reservations.size(); ++i) {
+    const auto& r = input.reservations[i];
+    ReservationPlacement rp;
+    rp.name = r->metadata.name;
+    if (auto it = input.sources.find("Reservation/" + rp.name); it != input.sources.end())
+      rp.source = it->second;
+    rp.phase = r->status.phase.empty() ? std::string(api::scheduling::kReservationPending)
+                                       : r->status.phase;
+    if (framework::holdsCapacity(*r)) {
+      rp.node = r->status.nodeName;
+      KOORD_RETURN_IF_ERROR(
+          state.upsertReservation(r).withPrefix("failed to add reservation '" + rp.name + "'"));
+    } else if (rp.phase == api::scheduling::kReservationPending) {
+      pending_reservations.push_back(i);
+    }
+    reservation_index.emplace(rp.name, i);
+    result.reservations.push_back(std::move(rp));
+  }
+  std::stable_sort(pending_reservations.begin(), pending_reservations.end(),
+                   [&](size_t a, size_t b) {
+                     return input.reservations[a]->metadata.creationTimestamp <
+                            input.reservations[b]->metadata.creationTimestamp;
+                   });
+
   framework::BasicHandle handle(state, clock);
   framework::RuntimeOptions runtime_options;
   runtime_options.plugins =
@@ -156,8 +173,42 @@ Result<SimulationResult> simulate(const ClusterInput& input, const SimulationOpt
   std::vector<std::shared_ptr<const framework::NodeInfo>> chunk;
   std::vector<std::shared_ptr<const framework::NodeInfo>> feasible;
 
+  // Places the pending reservations due before `pod` (all that are left when it is nullptr).
+  size_t next_reservation = 0;
+  const auto placeReservations = [&](const api::core::Pod* pod) -> Status {
+    for (; next_reservation < pending_reservations.size(); ++next_reservation) {
+      const size_t i = pending_reservations[next_reservation];
+      const auto& r = input.reservations[i];
+      if (pod != nullptr && !pod->metadata.creationTimestamp.empty() &&
+          !r->metadata.creationTimestamp.empty() &&
+          pod->metadata.creationTimestamp < r->metadata.creationTimestamp)
+        return Status::ok();
+      ReservationPlacement& rp = result.reservations[i];
+      auto placed = reservation::place(*r, state, *runtime);
+      if (!placed.ok()) {
+        rp.message = placed.status().message();
+        continue;
+      }
+      if (placed->node.empty()) {
+        rp.message = placed->message;
+        continue;
+      }
+      auto available = std::make_shared<api::scheduling::Reservation>(*r);
+      available->status = reservation::availableStatus(*r, placed->node, placed->allocatable,
+                                                       std::chrono::system_clock::time_point());
+      KOORD_RETURN_IF_ERROR(state.upsertReservation(available).withPrefix(
+          "failed to place reservation '" + rp.name + "'"));
+      nodes[node_index.at(placed->node)] = state.nodeInfo(placed->node);
+      rp.phase = std::string(api::scheduling::kReservationAvailable);
+      rp.node = placed->node;
+      rp.placed = true;
+    }
+    return Status::ok();
+  };
+
   for (size_t index : schedulingOrder(input.pods)) {
     const auto& pod = input.pods[index];
+    KOORD_RETURN_IF_ERROR(placeReservations(pod.get()));
     PodPlacement placement;
     placement.key = pod->metadata.namespace_ + "/" + pod->metadata.name;
     if (auto it = input.sources.find("Pod/" + placement.key); it != input.sources.end()) {
@@ -237,10 +288,20 @@ Result<SimulationResult> simulate(const ClusterInput& input, const SimulationOpt
         state.upsertPod(placed).withPrefix("failed to place pod '" + placement.key + "'"));
     nodes[node_index.at(chosen->name())] = state.nodeInfo(chosen->name());
     placement.node = chosen->name();
+    if (auto it = patch.annotations.find(std::string(api::kAnnotationReservationAllocated));
+        it != patch.annotations.end()) {
+      auto allocated = api::extension::parseReservationAllocated(it->second);
+      if (allocated.ok()) {
+        if (auto r = reservation_index.find(allocated->name); r != reservation_index.end())
+          result.reservations[r->second].owners.push_back(placement.key);
+      }
+    }
     placement.annotations = patch.annotations;
     placement.labels = patch.labels;
     result.placements.push_back(std::move(placement));
   }
+
+  KOORD_RETURN_IF_ERROR(placeReservations(nullptr));
 
   for (const auto& node : state.nodeInfos()) {
     NodeUsage usage;

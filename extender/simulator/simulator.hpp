@@ -4,6 +4,10 @@
 //
 // Order: priority (spec.priority, unset = 0) descending, then metadata.creationTimestamp ascending
 // (a pod without one counts as the oldest), then namespace/name.
+// Reservations: those Available on a node in the input hold their capacity from the start; pending
+// ones are placed (koord-extender's reservation loop: reservation/placement.hpp) oldest first, each
+// before every pending pod except the pods created before it (both creationTimestamps set), as
+// Koordinator's reserve pods (priority MaxInt32) go first.
 // Nodes looked at per pod: kube-scheduler's numFeasibleNodesToFind (adaptive
 // percentageOfNodesToScore) starting where the previous pod stopped; every node when none fits.
 // Among the feasible nodes the highest score wins; ties go to the first in that rotation.
@@ -57,10 +61,24 @@ struct NodeUsage {
   int64_t pod_count = 0;
 };
 
+// One Reservation of the input and what the run did with it.
+struct ReservationPlacement {
+  std::string name;
+  std::string source;  // file:line
+  // "Available" (given so in the input, or placed by this run), "Pending" (it fits nowhere;
+  // `message` says why), or the input's terminal phase (Succeeded, Failed: holds nothing).
+  std::string phase;
+  std::string node;
+  bool placed = false;              // placed by this run (not given Available in the input)
+  std::string message;              // when Pending
+  std::vector<std::string> owners;  // pods this run gave it to ("namespace/name"), in order
+};
+
 struct SimulationResult {
-  std::vector<PodPlacement> placements;  // in scheduling order
-  std::vector<NodeUsage> nodes;          // sorted by name
-  size_t bound_pods = 0;                 // pods bound in the input
+  std::vector<PodPlacement> placements;            // in scheduling order
+  std::vector<ReservationPlacement> reservations;  // input order
+  std::vector<NodeUsage> nodes;                    // sorted by name
+  size_t bound_pods = 0;                           // pods bound in the input
   std::map<std::string, int> other_kinds;
 };
 

@@ -6,6 +6,7 @@
 #include "extender/plugins/builtin.hpp"
 #include "extender/plugins/node_reservation/node_reservation.hpp"
 #include "extender/plugins/priority_qos/priority_qos.hpp"
+#include "extender/plugins/reservation/reservation_plugin.hpp"
 #include "extender/simulator/basic/node_filters.hpp"
 #include "extender/simulator/basic/node_resources_fit.hpp"
 #include "koord/api/well_known.hpp"
@@ -23,13 +24,21 @@ framework::Registry basicPlugins() {
   return registry;
 }
 
-std::vector<framework::PluginConfig> defaultPluginConfigs() {
+namespace {
+
+void add(std::vector<framework::PluginConfig>& configs, std::string_view name, api::Json args) {
+  framework::PluginConfig config;
+  config.name = std::string(name);
+  config.args = std::move(args);
+  configs.push_back(std::move(config));
+}
+
+}  // namespace
+
+std::vector<framework::PluginConfig> basicPluginConfigs() {
   std::vector<framework::PluginConfig> configs;
   auto add = [&configs](std::string_view name, api::Json args) {
-    framework::PluginConfig config;
-    config.name = std::string(name);
-    config.args = std::move(args);
-    configs.push_back(std::move(config));
+    basic::add(configs, name, std::move(args));
   };
   add(kNodeUnschedulableName, nullptr);
   add(kNodeNameName, nullptr);
@@ -39,9 +48,15 @@ std::vector<framework::PluginConfig> defaultPluginConfigs() {
       api::Json{{"ignoredResources",
                  {std::string(api::kResourceBatchCPU), std::string(api::kResourceBatchMemory),
                   std::string(api::kResourceMidCPU), std::string(api::kResourceMidMemory)}}});
-  add(plugins::priority_qos::kName, nullptr);
-  add(plugins::node_reservation::kName, nullptr);
-  add(plugins::batch_resources::kName, nullptr);
+  return configs;
+}
+
+std::vector<framework::PluginConfig> defaultPluginConfigs() {
+  std::vector<framework::PluginConfig> configs = basicPluginConfigs();
+  add(configs, plugins::priority_qos::kName, nullptr);
+  add(configs, plugins::node_reservation::kName, nullptr);
+  add(configs, plugins::batch_resources::kName, nullptr);
+  add(configs, plugins::reservation::kName, nullptr);
   return configs;
 }
 

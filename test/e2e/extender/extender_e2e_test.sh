@@ -43,6 +43,9 @@ port="$(free_port)"
 
 # The namespace of the leases, the koord PriorityClasses (from the chart), the test namespace.
 kubectl get namespace koordinator-system >/dev/null 2>&1 || kubectl create namespace koordinator-system >/dev/null
+# koord's CRDs (koord-extender watches Reservations and is not ready before that list syncs).
+kubectl apply -f "$KOORD_SOURCE_DIR/deploy/crds/" >/dev/null
+kubectl wait --for condition=established --timeout=60s -f "$KOORD_SOURCE_DIR/deploy/crds/" >/dev/null
 helm template koord "$KOORD_SOURCE_DIR/charts/koordinator" -s templates/priorityclasses.yaml 2>/dev/null |
   kubectl apply -f - >/dev/null
 kubectl create namespace "$ns" >/dev/null

@@ -45,7 +45,8 @@ TEST(ExtenderConfigTest, HeaderOnlyGivesEveryDefault) {
     EXPECT_EQ(p.weight, 1);
     EXPECT_TRUE(p.args.is_null());
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"NodeReservation", "PriorityQoS", "BatchResources"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"NodeReservation", "PriorityQoS", "BatchResources",
+                                             "Reservation"}));
 }
 
 TEST(ExtenderConfigTest, ReadsEveryField) {

@@ -9,8 +9,8 @@ namespace {
 
 TEST(BuiltinPluginsTest, ListsEveryPluginAndEachMakesItselfWithDefaults) {
   framework::Registry registry = builtinPlugins();
-  EXPECT_EQ(registry.names(),
-            (std::vector<std::string>{"BatchResources", "NodeReservation", "PriorityQoS"}));
+  EXPECT_EQ(registry.names(), (std::vector<std::string>{"BatchResources", "NodeReservation",
+                                                        "PriorityQoS", "Reservation"}));
   testing::TestHandle handle;
   for (const auto& name : registry.names()) {
     SCOPED_TRACE(name);

@@ -1,0 +1,105 @@
+#include "extender/framework/reservation_info.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <utility>
+
+#include "koord/api/core/pod_helpers.hpp"
+#include "koord/api/extension/reservation.hpp"
+#include "koord/api/well_known.hpp"
+
+namespace koord::extender::framework {
+namespace {
+
+namespace sched = api::scheduling;
+
+int64_t orderOf(const sched::Reservation& r) {
+  auto it = r.metadata.labels.find(std::string(api::kLabelReservationOrder));
+  if (it == r.metadata.labels.end())
+    return 0;
+  int64_t value = 0;
+  const std::string& text = it->second;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && end == text.data() + text.size() ? value : 0;
+}
+
+}  // namespace
+
+Resource ReservationInfo::remaining() const {
+  Resource out;
+  out.milli_cpu = std::max<int64_t>(0, allocatable.milli_cpu - allocated.milli_cpu);
+  out.memory = std::max<int64_t>(0, allocatable.memory - allocated.memory);
+  out.ephemeral_storage =
+      std::max<int64_t>(0, allocatable.ephemeral_storage - allocated.ephemeral_storage);
+  for (const auto& [resource_name, value] : allocatable.scalar) {
+    const int64_t left = value - allocated.get(resource_name);
+    if (left > 0)
+      out.scalar.emplace_back(resource_name, left);
+  }
+  return out;
+}
+
+bool holdsCapacity(const sched::Reservation& r) {
+  return r.status.phase == sched::kReservationAvailable && !r.status.nodeName.empty();
+}
+
+std::shared_ptr<api::core::Pod> reservePod(const sched::Reservation& r) {
+  std::optional<api::core::PodTemplateSpec> tmpl = sched::effectiveTemplate(r);
+  if (!tmpl)
+    return nullptr;
+  auto pod = std::make_shared<api::core::Pod>();
+  pod->apiVersion = "v1";
+  pod->kind = "Pod";
+  pod->metadata = tmpl->metadata;
+  pod->metadata.name = r.metadata.name;
+  pod->metadata.namespace_.clear();
+  pod->metadata.uid = r.metadata.uid;
+  pod->metadata.creationTimestamp = r.metadata.creationTimestamp;
+  pod->metadata.annotations[std::string(api::kAnnotationReservePod)] = "true";
+  pod->metadata.labels[std::string(api::kLabelReservationIgnored)] = "true";
+  pod->spec = tmpl->spec;
+  pod->spec.nodeName = r.status.nodeName;
+  return pod;
+}
+
+Result<std::shared_ptr<const ReservationInfo>> ReservationInfo::create(
+    std::shared_ptr<const sched::Reservation> reservation) {
+  if (reservation == nullptr) {
+    return Status::invalidArgument("failed to read reservation '': no reservation given");
+  }
+  const sched::Reservation& r = *reservation;
+  const std::string prefix = "failed to read reservation '" + r.metadata.name + "': ";
+  auto info = std::make_shared<ReservationInfo>();
+  info->name = r.metadata.name;
+  info->uid = r.metadata.uid;
+  info->node = r.status.nodeName;
+  if (!r.status.allocatable.empty()) {
+    info->allocatable = Resource::fromList(r.status.allocatable);
+  } else {
+    auto pod = reservePod(r);
+    if (pod == nullptr) {
+      return Status::invalidArgument(prefix + "it has neither spec.template nor spec.resources");
+    }
+    auto requests = api::core::podRequests(*pod);
+    if (!requests.ok()) {
+      return Status::invalidArgument(prefix + requests.status().message());
+    }
+    info->allocatable = Resource::fromList(*requests);
+  }
+  info->allocatable.pods = 0;
+  info->policy = r.spec.allocatePolicy;
+  info->allocate_once = r.spec.allocateOnce.value_or(true);
+  auto it = r.metadata.annotations.find(std::string(api::kAnnotationReservationRestrictedOptions));
+  if (it != r.metadata.annotations.end()) {
+    auto options = api::extension::parseReservationRestrictedOptions(it->second);
+    if (!options.ok()) {
+      return Status::invalidArgument(prefix + options.status().message());
+    }
+    info->restricted = std::move(options->resources);
+  }
+  info->order = orderOf(r);
+  info->reservation = std::move(reservation);
+  return std::shared_ptr<const ReservationInfo>(std::move(info));
+}
+
+}  // namespace koord::extender::framework

@@ -1,0 +1,62 @@
+// ReservationInfo: one Reservation as the plugins see it (Koordinator's frameworkext
+// ReservationInfo): what it holds on its node, what its owners already use of that, and the
+// settings that decide how a pod may use it.
+//
+// A Reservation holds capacity only while it is Available and has a node (holdsCapacity()); the
+// ClusterState attaches such reservations to their NodeInfo, which fills in `allocated` and
+// `owners` from the pods on the node whose scheduling.koordinator.sh/reservation-allocated names
+// this reservation's UID. Everything else is computed once from the object by create().
+//
+// Immutable once shared; thread-safe to read.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "extender/framework/resource.hpp"
+#include "koord/api/core/pod.hpp"
+#include "koord/api/scheduling/reservation.hpp"
+#include "koord/common/result.hpp"
+
+namespace koord::extender::framework {
+
+struct ReservationInfo {
+  std::shared_ptr<const api::scheduling::Reservation> reservation;
+  std::string name;
+  std::string uid;
+  std::string node;      // status.nodeName
+  Resource allocatable;  // status.allocatable; the reserve pod's requests when status has none
+  Resource allocated;    // what the owners on the node request (pods = their count)
+  std::vector<std::string> owners;  // "namespace/name" of the pods that allocated it
+  api::scheduling::ReservationAllocatePolicy policy =
+      api::scheduling::ReservationAllocatePolicy::kDefault;
+  bool allocate_once = true;
+  // The resources a Restricted reservation limits (reservation-restricted-options); empty: every
+  // resource of `allocatable`.
+  std::vector<std::string> restricted;
+  int64_t order = 0;  // label scheduling.koordinator.sh/reservation-order; 0 when absent/invalid
+
+  // What is left for owners: allocatable - allocated per resource, never below 0 (pods 0).
+  [[nodiscard]] Resource remaining() const;
+  // allocateOnce and already taken by a pod.
+  [[nodiscard]] bool consumed() const { return allocate_once && !owners.empty(); }
+
+  // kInvalidArgument when the reservation has neither template nor resources, or its requests
+  // or restricted-options annotation cannot be read.
+  [[nodiscard]] static Result<std::shared_ptr<const ReservationInfo>> create(
+      std::shared_ptr<const api::scheduling::Reservation> reservation);
+};
+
+// Whether a Reservation holds capacity on a node: phase Available and status.nodeName set.
+[[nodiscard]] bool holdsCapacity(const api::scheduling::Reservation& r);
+
+// The reserve pod: the pod a Reservation is scheduled as (Koordinator's NewReservePod). Its name
+// is the reservation's name, namespace empty, UID the reservation's, spec the effective template
+// (spec.nodeName = status.nodeName), annotated scheduling.koordinator.sh/reserve-pod: "true" and
+// labelled scheduling.koordinator.sh/reservation-ignored: "true" (it never uses another
+// reservation's capacity). nullptr when the reservation has neither template nor resources.
+[[nodiscard]] std::shared_ptr<api::core::Pod> reservePod(const api::scheduling::Reservation& r);
+
+}  // namespace koord::extender::framework

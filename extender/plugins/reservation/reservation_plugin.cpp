@@ -1,0 +1,382 @@
+#include "extender/plugins/reservation/reservation_plugin.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "extender/plugins/common/args_decoder.hpp"
+#include "extender/plugins/reservation/matching.hpp"
+#include "koord/api/extension/reservation.hpp"
+#include "koord/api/well_known.hpp"
+
+namespace koord::extender::plugins::reservation {
+namespace {
+
+using framework::NodeInfo;
+
+using framework::PluginStatus;
+using framework::PodInfo;
+using framework::ReservationInfo;
+using framework::Resource;
+
+constexpr std::chrono::minutes kInFlightTtl(2);
+constexpr int64_t kMaxScore = 100;
+const std::string kStateKey = std::string(kName) + "/state";
+const std::string kNominatedKey = std::string(kName) + "/nominated";
+
+constexpr std::string_view kReasonAffinity = "node(s) no reservations match reservation affinity";
+constexpr std::string_view kReasonRequired = "node(s) no reservation(s) to meet the requirements";
+constexpr std::string_view kReasonAllocatedOnce =
+    "reservation has allocateOnce enabled and has already been allocated";
+
+struct PodState final : framework::StateData {
+  PodReservationPrefs prefs;
+  resource::ResourceList requests;
+};
+
+struct Nominated final : framework::StateData {
+  std::string name;
+  std::string uid;
+};
+
+// Calls fn(name, value) for every non-zero resource of r (pods left out).
+template <class Fn>
+void forEachResource(const Resource& r, Fn fn) {
+  if (r.milli_cpu != 0)
+    fn(std::string_view("cpu"), r.milli_cpu);
+  if (r.memory != 0)
+    fn(std::string_view("memory"), r.memory);
+  if (r.ephemeral_storage != 0)
+    fn(std::string_view("ephemeral-storage"), r.ephemeral_storage);
+  for (const auto& [name, value] : r.scalar)
+    fn(std::string_view(name), value);
+}
+
+// The resources (among those `held` names) where the pod does not fit in
+// allocatable - requested - held + extra.
+std::vector<std::string> shortOf(const Resource& request, const NodeInfo& node,
+                                 const Resource& held, const Resource& extra) {
+  std::vector<std::string> out;
+  forEachResource(held, [&](std::string_view name, int64_t reserved) {
+    const int64_t want = request.get(name);
+    if (want <= 0)
+      return;
+    const int64_t free =
+        node.allocatable().get(name) - node.requested().get(name) - reserved + extra.get(name);
+    if (want > free)
+      out.emplace_back(name);
+  });
+  return out;
+}
+
+// Restricted: the pod's restricted resources must fit in what the reservation has left.
+std::vector<std::string> restrictedShortOf(const Resource& request, const ReservationInfo& r,
+                                           const Resource& remaining) {
+  std::vector<std::string> out;
+  auto check = [&](std::string_view name) {
+    const int64_t want = request.get(name);
+    if (want > 0 && want > remaining.get(name))
+      out.emplace_back(name);
+  };
+  if (!r.restricted.empty()) {
+    for (const auto& name : r.restricted)
+      check(name);
+  } else {
+    forEachResource(r.allocatable, [&](std::string_view name, int64_t) { check(name); });
+  }
+  return out;
+}
+
+int64_t mostAllocated(const Resource& request, const ReservationInfo& r) {
+  int64_t sum = 0;
+  int64_t count = 0;
+  forEachResource(r.allocatable, [&](std::string_view name, int64_t capacity) {
+    if (capacity <= 0)
+      return;
+    ++count;
+    const int64_t used = request.get(name) + r.allocated.get(name);
+    if (used <= capacity)
+      sum += used * 100 / capacity;
+  });
+  return count == 0 ? 0 : sum / count;
+}
+
+struct Candidate {
+  const ReservationInfo* info = nullptr;
+  int64_t score = 0;  // MostAllocated, 0..100
+};
+
+std::string insufficient(const std::vector<std::string>& names, std::string_view prefix,
+                         std::string_view suffix) {
+  std::string out;
+  for (const auto& name : names) {
+    if (!out.empty())
+      out += ", ";
+    out += std::string(prefix) + "Insufficient " + name + std::string(suffix);
+  }
+  return out;
+}
+
+// What a pod can do on one node.
+struct Evaluation {
+  std::vector<Candidate> usable;        // matched reservations it fits with
+  std::string reservation_reason;       // why it can use none (when usable is empty)
+  std::vector<std::string> free_short;  // resources it is short of without a reservation
+  bool matched_any = false;             // some reservation matched, usable or not
+};
+
+// matchReservation() for each entry not consumed; then whether the pod fits with it.
+Result<Evaluation> evaluate(const PodState& st, const PodInfo& pod, const NodeInfo& node,
+                            const NodeReservations& view) {
+  Evaluation out;
+  out.free_short = shortOf(pod.requests, node, view.held, Resource{});
+  if (st.prefs.ignored)
+    return out;
+  bool matched = false;
+  bool taken = false;
+  std::vector<std::string> short_names;
+  for (const auto& entry : view.entries) {
+    const api::scheduling::Reservation& r = *entry.info->reservation;
+    KOORD_ASSIGN_OR_RETURN(bool match,
+                           matchReservation(st.prefs, *pod.pod, r, node.node().metadata.labels,
+                                            st.requests, r.status.allocatable));
+    if (!match)
+      continue;
+    if (entry.consumed) {
+      taken = true;
+      continue;
+    }
+    matched = true;
+    std::vector<std::string> missing = shortOf(pod.requests, node, view.held, entry.remaining);
+    if (missing.empty() &&
+        entry.info->policy == api::scheduling::ReservationAllocatePolicy::kRestricted)
+      missing = restrictedShortOf(pod.requests, *entry.info, entry.remaining);
+    if (!missing.empty()) {
+      short_names = std::move(missing);
+      continue;
+    }
+    out.usable.push_back({entry.info, mostAllocated(pod.requests, *entry.info)});
+  }
+  out.matched_any = matched || taken;
+  if (out.usable.empty()) {
+    if (!short_names.empty()) {
+      out.reservation_reason = insufficient(short_names, "Reservation(s) ", "");
+    } else if (taken && !matched) {
+      out.reservation_reason = std::string(kReasonAllocatedOnce);
+    } else {
+      out.reservation_reason = std::string(st.prefs.affinity ? kReasonAffinity : kReasonRequired);
+    }
+  }
+  return out;
+}
+
+// The reservation a bind takes: smallest non-zero order, then the best score, then the name.
+const Candidate* choose(const std::vector<Candidate>& usable) {
+  const Candidate* best = nullptr;
+  auto rank = [](const Candidate& c) {
+    return c.info->order > 0 ? c.info->order : std::numeric_limits<int64_t>::max();
+  };
+  for (const auto& c : usable) {
+    if (best == nullptr || rank(c) < rank(*best) ||
+        (rank(c) == rank(*best) &&
+         (c.score > best->score || (c.score == best->score && c.info->name < best->info->name))))
+      best = &c;
+  }
+  return best;
+}
+
+}  // namespace
+
+NodeReservations ReservationPlugin::view(const NodeInfo& node) const {
+  if (node.reservations().empty())
+    return {};
+  if (in_flight_count_.load(std::memory_order_acquire) == 0) {
+    NodeReservations out;
+    out.entries.reserve(node.reservations().size());
+    for (const auto& r : node.reservations())
+      out.entries.push_back({r.get(), r->consumed() ? Resource{} : r->remaining(), r->consumed()});
+    out.held = node.reserved();
+    return out;
+  }
+  std::lock_guard lock(mu_);
+  return viewLocked(node);
+}
+
+NodeReservations ReservationPlugin::viewLocked(const NodeInfo& node) const {
+  NodeReservations out;
+  out.entries.reserve(node.reservations().size());
+  for (const auto& r : node.reservations()) {
+    NodeReservations::Entry entry{r.get(), r->remaining(), r->consumed()};
+    for (const auto& [key, flight] : in_flight_) {
+      if (flight.uid != r->uid ||
+          std::find(r->owners.begin(), r->owners.end(), key) != r->owners.end())
+        continue;
+      entry.remaining.subtract(flight.requests);
+      if (r->allocate_once)
+        entry.consumed = true;
+    }
+    Resource positive;
+    if (!entry.consumed) {
+      forEachResource(entry.remaining, [&](std::string_view name, int64_t value) {
+        if (value > 0)
+          positive.set(name, value);
+      });
+    }
+    entry.remaining = std::move(positive);
+    out.held.add(entry.remaining);
+    out.entries.push_back(std::move(entry));
+  }
+  return out;
+}
+
+PluginStatus ReservationPlugin::preFilter(framework::CycleState& state, const PodInfo& pod) const {
+  auto prefs = podReservationPrefs(*pod.pod);
+  if (!prefs.ok())
+    return PluginStatus::unresolvable(prefs.status().message());
+  auto st = std::make_unique<PodState>();
+  st->prefs = std::move(*prefs);
+  st->requests = pod.requests.toList();
+  state.write(kStateKey, std::move(st));
+  return PluginStatus::success();
+}
+
+PluginStatus ReservationPlugin::filter(const framework::CycleState& state, const PodInfo& pod,
+                                       const NodeInfo& node) const {
+  const PodState* st = state.read<PodState>(kStateKey);
+  if (st == nullptr)
+    return PluginStatus::error("the Reservation plugin's preFilter did not run");
+  if (node.reservations().empty()) {
+    if (st->prefs.required())
+      return PluginStatus::unresolvable(
+          std::string(st->prefs.affinity ? kReasonAffinity : kReasonRequired));
+    return PluginStatus::success();
+  }
+  // Fast path: a pod that fits even with everything the reservations hold needs no matching.
+  if (!st->prefs.required() && in_flight_count_.load(std::memory_order_acquire) == 0 &&
+      shortOf(pod.requests, node, node.reserved(), Resource{}).empty())
+    return PluginStatus::success();
+  auto eval = evaluate(*st, pod, node, view(node));
+  if (!eval.ok())
+    return PluginStatus::unresolvable(eval.status().message());
+  if (!eval->usable.empty())
+    return PluginStatus::success();
+  if (st->prefs.required()) {
+    // Nothing here matches: no change on this node can help (Koordinator's code as well).
+    return eval->matched_any ? PluginStatus::unschedulable(eval->reservation_reason)
+                             : PluginStatus::unresolvable(eval->reservation_reason);
+  }
+  if (eval->free_short.empty())
+    return PluginStatus::success();
+  return PluginStatus::unschedulable(insufficient(eval->free_short, "", " (held by reservations)"));
+}
+
+int64_t ReservationPlugin::score(const framework::CycleState& state, const PodInfo& pod,
+                                 const NodeInfo& node) const {
+  const PodState* st = state.read<PodState>(kStateKey);
+  if (st == nullptr || st->prefs.ignored || node.reservations().empty())
+    return 0;
+  auto eval = evaluate(*st, pod, node, view(node));
+  if (!eval.ok())
+    return 0;
+  const Candidate* best = choose(eval->usable);
+  return best == nullptr ? 0 : best->score;
+}
+
+void ReservationPlugin::normalizeScores(const framework::CycleState& state, const PodInfo& pod,
+                                        const std::vector<const NodeInfo*>& nodes,
+                                        std::vector<int64_t>& scores) const {
+  const PodState* st = state.read<PodState>(kStateKey);
+  if (st == nullptr || st->prefs.ignored)
+    return;
+  // The smallest non-zero order of a usable reservation, per node and overall.
+  std::vector<int64_t> orders(nodes.size(), 0);
+  int64_t smallest = 0;
+  for (size_t i = 0; i < nodes.size() && i < scores.size(); ++i) {
+    if (nodes[i]->reservations().empty())
+      continue;
+    auto eval = evaluate(*st, pod, *nodes[i], view(*nodes[i]));
+    if (!eval.ok())
+      continue;
+    for (const auto& c : eval->usable) {
+      if (c.info->order > 0 && (orders[i] == 0 || c.info->order < orders[i]))
+        orders[i] = c.info->order;
+    }
+    if (orders[i] > 0 && (smallest == 0 || orders[i] < smallest))
+      smallest = orders[i];
+  }
+  int64_t max = 0;
+  for (size_t i = 0; i < scores.size(); ++i) {
+    if (smallest > 0 && i < orders.size() && orders[i] == smallest)
+      scores[i] = 1000;
+    max = std::max(max, scores[i]);
+  }
+  if (max <= 0)
+    return;
+  for (auto& s : scores)
+    s = s * kMaxScore / max;
+}
+
+PluginStatus ReservationPlugin::reserve(framework::CycleState& state, const PodInfo& pod,
+                                        const NodeInfo& node) {
+  const PodState* st = state.read<PodState>(kStateKey);
+  if (st == nullptr)
+    return PluginStatus::error("the Reservation plugin's preFilter did not run");
+  if (st->prefs.ignored || node.reservations().empty())
+    return PluginStatus::success();
+  std::lock_guard lock(mu_);
+  const auto now = handle_.clock().now();
+  // Drop holds that expired or that the cluster now shows: the pod bound with the annotation.
+  for (auto it = in_flight_.begin(); it != in_flight_.end();) {
+    auto seen = handle_.cluster().pod(it->first);
+    const bool confirmed = seen != nullptr && !seen->pod->spec.nodeName.empty() &&
+                           seen->reservation_uid == it->second.uid;
+    it = confirmed || it->second.deadline <= now ? in_flight_.erase(it) : std::next(it);
+  }
+  auto eval = evaluate(*st, pod, node, viewLocked(node));
+  if (!eval.ok())
+    return PluginStatus::unresolvable(eval.status().message());
+  const Candidate* best = choose(eval->usable);
+  if (best == nullptr) {
+    in_flight_count_.store(in_flight_.size(), std::memory_order_release);
+    if (st->prefs.required())
+      return PluginStatus::unschedulable(eval->reservation_reason);
+    return PluginStatus::success();
+  }
+  in_flight_[pod.key] = {best->info->uid, pod.requests, now + kInFlightTtl};
+  in_flight_count_.store(in_flight_.size(), std::memory_order_release);
+  auto nominated = std::make_unique<Nominated>();
+  nominated->name = best->info->name;
+  nominated->uid = best->info->uid;
+  state.write(kNominatedKey, std::move(nominated));
+  return PluginStatus::success();
+}
+
+void ReservationPlugin::unreserve(framework::CycleState& state, const PodInfo& pod,
+                                  const std::string& /*node*/) {
+  std::lock_guard lock(mu_);
+  in_flight_.erase(pod.key);
+  in_flight_count_.store(in_flight_.size(), std::memory_order_release);
+  state.write(kNominatedKey, nullptr);
+}
+
+PluginStatus ReservationPlugin::preBind(framework::CycleState& state, const PodInfo& /*pod*/,
+                                        const NodeInfo& /*node*/, framework::BindPatch& patch) {
+  const Nominated* nominated = state.read<Nominated>(kNominatedKey);
+  if (nominated == nullptr)
+    return PluginStatus::skip();
+  api::extension::ReservationAllocated allocated;
+  allocated.name = nominated->name;
+  allocated.uid = nominated->uid;
+  patch.annotations[std::string(api::kAnnotationReservationAllocated)] =
+      api::extension::formatReservationAllocated(allocated);
+  return PluginStatus::success();
+}
+
+Result<std::unique_ptr<framework::Plugin>> create(const api::Json& args,
+                                                  const framework::Handle& handle) {
+  common::ArgsDecoder decoder(args, std::string(kName));
+  KOORD_RETURN_IF_ERROR(decoder.finish());
+  return std::unique_ptr<framework::Plugin>(std::make_unique<ReservationPlugin>(handle));
+}
+
+}  // namespace koord::extender::plugins::reservation

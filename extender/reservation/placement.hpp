@@ -1,0 +1,32 @@
+// Placing a pending Reservation: its reserve pod (framework::reservePod) goes through the same
+// filter and score plugins as pods (the placement Runtime: kube-scheduler's basic filters, which
+// kube-scheduler itself runs for pods, then koord-extender's configured plugins, Reservation
+// included), over every node, or only the one spec.template.spec.nodeName pins.
+#pragma once
+
+#include <string>
+
+#include "extender/framework/handle.hpp"
+#include "extender/framework/runtime.hpp"
+#include "koord/api/scheduling/reservation.hpp"
+#include "koord/common/result.hpp"
+#include "koord/resource/resource_list.hpp"
+
+namespace koord::extender::reservation {
+
+struct Placement {
+  std::string node;  // empty when it fits nowhere
+  // What the reservation holds there: the reserve pod's requests (no "pods" entry).
+  resource::ResourceList allocatable;
+  // When it fits nowhere: kube-scheduler's FitError text ("0/3 nodes are available: ...").
+  std::string message;
+};
+
+// The highest-scoring feasible node (ties: the first by name). kInvalidArgument when the
+// reservation has neither template nor resources or its requests cannot be summed; kInternal
+// when a plugin fails.
+[[nodiscard]] Result<Placement> place(const api::scheduling::Reservation& r,
+                                      const framework::ClusterView& cluster,
+                                      const framework::Runtime& runtime);
+
+}  // namespace koord::extender::reservation

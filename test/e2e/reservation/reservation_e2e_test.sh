@@ -1,0 +1,260 @@
+#!/usr/bin/env bash
+# Reservation end to end on the real control plane: a stock kube-scheduler configured as the chart
+# configures it, koord-extender (leader-elected reservation loop), kwok's fake nodes.
+#  A. expiry: a reservation with ttl 5s holds 6 of 8 CPUs; a 3-CPU pod that does not own it is
+#     refused; once it expires (Failed/Expired) the same request lands.
+#  B. owners and allocateOnce: reserve 4 CPUs and 8Gi on an 8-CPU node, fill the other 4 CPUs with
+#     pods; a non-owner is refused with our reason; the owner lands on the reserved node, carries
+#     reservation-allocated, and the reservation becomes Succeeded with it as currentOwner.
+#  C. restart: a reusable reservation (allocateOnce: false) with one owner; koord-extender is
+#     killed (SIGKILL) and restarted; the reserved remainder is still refused to a non-owner and
+#     given to the next owner, and status shows both owners.
+# Usage: reservation_e2e_test.sh KOORD_EXTENDER_BINARY   (env: KOORD_TEST_CLUSTER_DIR, KOORD_SOURCE_DIR)
+set -euo pipefail
+: "${KOORD_TEST_CLUSTER_DIR:?}" "${KOORD_SOURCE_DIR:?}"
+extender_bin="${1:?usage: reservation_e2e_test.sh KOORD_EXTENDER_BINARY}"
+# shellcheck disable=SC1091
+source "$KOORD_TEST_CLUSTER_DIR/cluster.env"
+export PATH="$BIN_PATH:$PATH" KUBECONFIG
+cluster_sh="$KOORD_SOURCE_DIR/test/controlplane/cluster.sh"
+work="$(mktemp -d)"
+ns=koord-reservation-e2e
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+pass() { echo "ok: $*"; }
+extender_pid=""
+stop_extender() {
+  if [ -n "$extender_pid" ]; then kill -9 "$extender_pid" 2>/dev/null || true; wait "$extender_pid" 2>/dev/null || true; fi
+  extender_pid=""
+}
+cleanup() {
+  stop_extender
+  bash "$cluster_sh" stop-scheduler "$KOORD_TEST_CLUSTER_DIR" >/dev/null 2>&1 || true
+  kubectl delete reservations -l koord.test/reservation-e2e=true --wait=false >/dev/null 2>&1 || true
+  kubectl delete pods -n "$ns" --all --force --grace-period=0 >/dev/null 2>&1 || true
+  kubectl delete namespace "$ns" --wait=false >/dev/null 2>&1 || true
+  kubectl delete nodes -l koord.test/reservation-e2e=true --wait=false >/dev/null 2>&1 || true
+  if [ "$failures" -ne 0 ]; then
+    echo "--- reservations"; kubectl get reservations -o yaml 2>/dev/null | tail -80 || true
+    echo "--- koord-extender log (tail)"; tail -40 "$work/extender.log" 2>/dev/null || true
+    echo "--- kube-scheduler log (tail)"; tail -30 "$KOORD_TEST_CLUSTER_DIR/logs/kube-scheduler.log" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+port="$(free_port)"
+
+kubectl get namespace koordinator-system >/dev/null 2>&1 || kubectl create namespace koordinator-system >/dev/null
+# koord's CRDs (koord-extender watches Reservations and is not ready before that list syncs).
+kubectl apply -f "$KOORD_SOURCE_DIR/deploy/crds/" >/dev/null
+kubectl wait --for condition=established --timeout=60s -f "$KOORD_SOURCE_DIR/deploy/crds/" >/dev/null
+kubectl create namespace "$ns" >/dev/null
+kubectl delete lease -n koordinator-system koord-extender-reservation-e2e >/dev/null 2>&1 || true
+
+# Two fake nodes kept Ready by kwok: r-node-0 (8 CPUs, 16Gi) and r-node-1 (4 CPUs, 8Gi).
+node() {  # name cpu memory
+  cat <<YAML | kubectl apply -f - >/dev/null
+{"apiVersion": "v1", "kind": "Node",
+ "metadata": {"name": "$1", "labels": {"koord.test/reservation-e2e": "true", "type": "kwok"},
+   "annotations": {"kwok.x-k8s.io/node": "fake"}},
+ "spec": {"taints": [{"key": "kwok.x-k8s.io/node", "value": "fake", "effect": "NoSchedule"}]},
+ "status": {"allocatable": {"cpu": "$2", "memory": "$3", "pods": "110"},
+            "capacity": {"cpu": "$2", "memory": "$3", "pods": "110"}}}
+YAML
+}
+node r-node-0 8 16Gi
+node r-node-1 4 8Gi
+kubectl wait --for=condition=Ready node -l koord.test/reservation-e2e=true --timeout=60s >/dev/null &&
+  pass "two fake nodes Ready"
+
+# koord-extender with leader election on (short timings so the restart below takes over quickly).
+cat > "$work/extender-config.yaml" <<YAML
+apiVersion: config.koordinator.sh/v1alpha1
+kind: KoordExtenderConfiguration
+clientConnection:
+  kubeconfig: $KUBECONFIG
+  qps: 200
+  burst: 400
+server:
+  address: "127.0.0.1:$port"
+leaderElection:
+  leaderElect: true
+  leaseDuration: 4s
+  renewDeadline: 3s
+  retryPeriod: 1s
+  resourceNamespace: koordinator-system
+  resourceName: koord-extender-reservation-e2e
+YAML
+start_extender() {
+  "$extender_bin" --config "$work/extender-config.yaml" >>"$work/extender.log" 2>&1 &
+  extender_pid=$!
+  for _ in $(seq 1 300); do
+    curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && return 0
+    kill -0 "$extender_pid" 2>/dev/null || { echo "koord-extender exited"; return 1; }
+    sleep 0.1
+  done
+  return 1
+}
+start_extender && pass "koord-extender ready" || { fail "koord-extender did not become ready"; exit 1; }
+{ echo "clientConnection:"; echo "  kubeconfig: @KUBECONFIG@";
+  sed "s|127.0.0.1:10262|127.0.0.1:$port|g" "$KOORD_SOURCE_DIR/deploy/scheduler-config/scheduler-config.yaml"; } > "$work/scheduler-config.yaml"
+bash "$cluster_sh" start-scheduler "$KOORD_TEST_CLUSTER_DIR" "$work/scheduler-config.yaml" >/dev/null
+pass "kube-scheduler started with deploy/scheduler-config/scheduler-config.yaml"
+
+placement='"nodeSelector": {"koord.test/reservation-e2e": "true"},
+   "tolerations": [{"key": "kwok.x-k8s.io/node", "operator": "Exists", "effect": "NoSchedule"}]'
+reservation() {  # name app cpu memory extra-spec-fields (JSON members ending in a comma)
+  cat <<YAML | kubectl apply -f - >/dev/null
+{"apiVersion": "scheduling.koordinator.sh/v1alpha1", "kind": "Reservation",
+ "metadata": {"name": "$1", "labels": {"koord.test/reservation-e2e": "true"}},
+ "spec": {$5
+   "owners": [{"labelSelector": {"matchLabels": {"app": "$2"}}}],
+   "template": {"spec": {$placement,
+     "containers": [{"name": "c", "resources": {"requests": {"cpu": "$3", "memory": "$4"}}}]}}}}
+YAML
+}
+pod() {  # name app cpu [node-selector-json]
+  cat <<YAML | kubectl apply -f - >/dev/null
+{"apiVersion": "v1", "kind": "Pod",
+ "metadata": {"name": "$1", "namespace": "$ns", "labels": {"app": "$2"}},
+ "spec": {"schedulerName": "koord-scheduler", $placement,
+   "containers": [{"name": "c", "image": "fake", "resources": {"requests": {"cpu": "$3", "memory": "256Mi"}}}]}}
+YAML
+}
+field() { kubectl get "$@" 2>/dev/null || true; }
+# wait_for SECONDS COMMAND...: until the command succeeds.
+wait_for() {
+  local deadline=$((SECONDS + $1)); shift
+  until "$@"; do [ "$SECONDS" -ge "$deadline" ] && return 1; sleep 0.3; done
+}
+phase_is() { [ "$(field reservation "$1" -o jsonpath='{.status.phase}')" = "$2" ]; }
+node_of() { field pod -n "$ns" "$1" -o jsonpath='{.spec.nodeName}'; }
+bound() { [ -n "$(node_of "$1")" ]; }
+sched_message() { field pod -n "$ns" "$1" -o jsonpath='{.status.conditions[?(@.type=="PodScheduled")].message}'; }
+has_message() { [ -n "$(sched_message "$1")" ]; }
+force_delete() { kubectl delete pod -n "$ns" "$@" --force --grace-period=0 >/dev/null 2>&1 || true; }
+
+# A. Expiry frees the capacity.
+reservation r-expiring nobody 6 1Gi '"ttl": "6s",'
+if wait_for 30 phase_is r-expiring Available; then
+  pass "r-expiring Available on $(field reservation r-expiring -o jsonpath='{.status.nodeName}')"
+else
+  fail "r-expiring not Available: $(field reservation r-expiring -o jsonpath='{.status}')"
+fi
+# Both nodes: r-node-0 has 8 - 6 held, r-node-1 only 4: a 5-CPU pod fits nowhere while it holds.
+pod early other 5
+if wait_for 30 has_message early && sched_message early | grep -q "held by reservations"; then
+  pass "non-owner refused while the reservation holds: $(sched_message early)"
+else
+  fail "early: node '$(node_of early)', message '$(sched_message early)'"
+fi
+force_delete early
+if wait_for 30 phase_is r-expiring Failed; then
+  reason="$(field reservation r-expiring -o jsonpath='{.status.conditions[?(@.type=="Ready")].reason}')"
+  [ "$reason" = Expired ] && pass "r-expiring Failed with reason Expired" || fail "Ready reason '$reason'"
+else
+  fail "r-expiring did not expire: $(field reservation r-expiring -o jsonpath='{.status}')"
+fi
+pod late other 5
+if wait_for 30 bound late && [ "$(node_of late)" = r-node-0 ]; then
+  pass "after expiry the same request lands on r-node-0"
+else
+  fail "late: node '$(node_of late)', message '$(sched_message late)'"
+fi
+force_delete late
+
+# B. Reserve 4 CPUs and 8Gi on r-node-0 for app=web; fill the rest; owner vs non-owner.
+cat <<YAML | kubectl apply -f - >/dev/null
+{"apiVersion": "scheduling.koordinator.sh/v1alpha1", "kind": "Reservation",
+ "metadata": {"name": "r-web", "labels": {"koord.test/reservation-e2e": "true"}},
+ "spec": {"owners": [{"labelSelector": {"matchLabels": {"app": "web"}}}],
+   "template": {"spec": {"nodeName": "r-node-0", $placement,
+     "containers": [{"name": "c", "resources": {"requests": {"cpu": "4", "memory": "8Gi"}}}]}}}}
+YAML
+if wait_for 30 phase_is r-web Available &&
+   [ "$(field reservation r-web -o jsonpath='{.status.nodeName}')" = r-node-0 ]; then
+  pass "r-web Available on r-node-0 (pinned by template.spec.nodeName)"
+else
+  fail "r-web: $(field reservation r-web -o jsonpath='{.status}')"
+fi
+# Fill r-node-0's unreserved 4 CPUs and all of r-node-1.
+for i in 0 1 2 3; do pod "fill-$i" batch 1; done
+pod fill-big batch 4
+if wait_for 60 bound fill-0 && wait_for 30 bound fill-1 && wait_for 30 bound fill-2 &&
+   wait_for 30 bound fill-3 && wait_for 30 bound fill-big; then
+  pass "five filler pods placed"
+else
+  fail "fillers not all placed"
+fi
+pod intruder batch 1
+if wait_for 30 has_message intruder && sched_message intruder | grep -q "Insufficient cpu (held by reservations)"; then
+  pass "non-owner refused with a clear reason: $(sched_message intruder)"
+else
+  fail "intruder: node '$(node_of intruder)', message '$(sched_message intruder)'"
+fi
+force_delete intruder
+pod web-0 web 3
+if wait_for 30 bound web-0 && [ "$(node_of web-0)" = r-node-0 ]; then
+  pass "owner web-0 landed on the reserved node"
+else
+  fail "web-0: node '$(node_of web-0)', message '$(sched_message web-0)'"
+fi
+allocated="$(field pod -n "$ns" web-0 -o jsonpath='{.metadata.annotations.scheduling\.koordinator\.sh/reservation-allocated}')"
+echo "$allocated" | grep -q '"name":"r-web"' && pass "web-0 carries reservation-allocated $allocated" ||
+  fail "web-0 reservation-allocated '$allocated'"
+if wait_for 30 phase_is r-web Succeeded &&
+   [ "$(field reservation r-web -o jsonpath='{.status.currentOwners[0].name}')" = web-0 ]; then
+  pass "allocateOnce: r-web Succeeded with currentOwners [web-0], allocated $(field reservation r-web -o jsonpath='{.status.allocated}')"
+else
+  fail "r-web after its owner: $(field reservation r-web -o jsonpath='{.status}')"
+fi
+force_delete fill-big
+
+# C. A reusable reservation keeps its accounting across a koord-extender restart.
+cat <<YAML | kubectl apply -f - >/dev/null
+{"apiVersion": "scheduling.koordinator.sh/v1alpha1", "kind": "Reservation",
+ "metadata": {"name": "r-api", "labels": {"koord.test/reservation-e2e": "true"}},
+ "spec": {"allocateOnce": false, "owners": [{"labelSelector": {"matchLabels": {"app": "api"}}}],
+   "template": {"spec": {"nodeName": "r-node-1", $placement,
+     "containers": [{"name": "c", "resources": {"requests": {"cpu": "2", "memory": "1Gi"}}}]}}}}
+YAML
+wait_for 30 phase_is r-api Available && pass "r-api Available on r-node-1" ||
+  fail "r-api: $(field reservation r-api -o jsonpath='{.status}')"
+pod api-0 api 1
+if wait_for 30 bound api-0 && [ "$(node_of api-0)" = r-node-1 ]; then
+  pass "owner api-0 steered to r-node-1 (r-node-0 had room too)"
+else
+  fail "api-0: node '$(node_of api-0)', message '$(sched_message api-0)'"
+fi
+stop_extender
+pass "koord-extender killed (SIGKILL)"
+start_extender && pass "koord-extender restarted" || fail "koord-extender did not restart"
+# r-node-1: 4 CPUs, api-0 uses 1 of r-api's 2, so 1 stays held: 3 are free for others, 2 for api.
+pod outsider other 3
+if wait_for 30 has_message outsider && sched_message outsider | grep -q "held by reservations"; then
+  pass "after the restart the remainder is still refused to a non-owner: $(sched_message outsider)"
+else
+  fail "outsider: node '$(node_of outsider)', message '$(sched_message outsider)'"
+fi
+force_delete outsider
+pod api-1 api 1
+if wait_for 30 bound api-1 && [ "$(node_of api-1)" = r-node-1 ]; then
+  pass "after the restart the next owner gets the remainder"
+else
+  fail "api-1: node '$(node_of api-1)', message '$(sched_message api-1)'"
+fi
+owners_of() { field reservation r-api -o jsonpath='{.status.currentOwners[*].name}'; }
+two_owners() { [ "$(owners_of)" = "api-0 api-1" ]; }
+if wait_for 30 two_owners && phase_is r-api Available; then
+  pass "r-api Available with currentOwners [$(owners_of)], allocated $(field reservation r-api -o jsonpath='{.status.allocated}')"
+else
+  fail "r-api: $(field reservation r-api -o jsonpath='{.status}')"
+fi
+events="$(kubectl get events -n default --field-selector involvedObject.kind=Reservation -o jsonpath='{range .items[*]}{.reason}{" "}{end}' 2>/dev/null || true)"
+echo "$events" | grep -q Scheduled && echo "$events" | grep -q Expired &&
+  pass "events written: $events" || fail "reservation events: '$events'"
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "reservation e2e: all checks passed"
