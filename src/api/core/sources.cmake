@@ -6,4 +6,5 @@ list(APPEND KOORD_API_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/objects.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pod_helpers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/selectors.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/taints.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/taints.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/time.cpp)

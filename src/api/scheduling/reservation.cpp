@@ -1,6 +1,7 @@
 #include "koord/api/scheduling/reservation.hpp"
 
 #include "../extension/encode_util.hpp"
+#include "koord/api/core/time.hpp"
 #include "koord/api/extension/duration.hpp"
 
 namespace koord::api::scheduling {
@@ -262,11 +263,59 @@ Status validateReservation(const Reservation& r) {
   }
   if (spec.expires && spec.expires->empty()) {
     errors.emplace_back("spec.expires: must not be empty");
+  } else if (spec.expires) {
+    if (auto at = core::parseTime(*spec.expires); !at.ok()) {
+      errors.push_back("spec.expires: " + at.status().message());
+    }
+    // The schema defaults ttl to 24h before any webhook sees the object, so that value next to
+    // expires is the default, not a second expiry.
+    if (spec.ttl && *spec.ttl != kReservationDefaultTTL) {
+      errors.emplace_back("spec.ttl: must not be set together with spec.expires");
+    }
   }
   if (errors.empty()) {
     return Status::ok();
   }
   std::string msg = "failed to validate Reservation '" + r.metadata.name + "': ";
+  for (size_t i = 0; i < errors.size(); ++i) {
+    if (i > 0) {
+      msg += "; ";
+    }
+    msg += errors[i];
+  }
+  return Status::invalidArgument(std::move(msg));
+}
+
+Status validateReservationUpdate(const Reservation& old, const Reservation& updated) {
+  std::vector<std::string> errors;
+  const ReservationSpec& a = old.spec;
+  const ReservationSpec& b = updated.spec;
+  if (a.template_ != b.template_) {
+    errors.emplace_back("spec.template: field is immutable");
+  }
+  if (a.resources != b.resources) {
+    errors.emplace_back("spec.resources: field is immutable");
+  }
+  if (a.owners != b.owners) {
+    errors.emplace_back("spec.owners: field is immutable");
+  }
+  if (a.allocateOnce.value_or(true) != b.allocateOnce.value_or(true)) {
+    errors.emplace_back("spec.allocateOnce: field is immutable");
+  }
+  if (a.allocatePolicy != b.allocatePolicy) {
+    errors.emplace_back("spec.allocatePolicy: field is immutable");
+  }
+  if (a.preAllocation != b.preAllocation) {
+    errors.emplace_back("spec.preAllocation: field is immutable");
+  }
+  Status valid = validateReservation(updated);
+  if (!valid.isOk()) {
+    errors.push_back(valid.message().substr(valid.message().find(": ") + 2));
+  }
+  if (errors.empty()) {
+    return Status::ok();
+  }
+  std::string msg = "failed to validate the update of Reservation '" + updated.metadata.name + "': ";
   for (size_t i = 0; i < errors.size(); ++i) {
     if (i > 0) {
       msg += "; ";

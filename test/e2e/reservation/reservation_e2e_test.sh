@@ -57,7 +57,7 @@ kubectl delete lease -n koordinator-system koord-extender-reservation-e2e >/dev/
 node() {  # name cpu memory
   cat <<YAML | kubectl apply -f - >/dev/null
 {"apiVersion": "v1", "kind": "Node",
- "metadata": {"name": "$1", "labels": {"koord.test/reservation-e2e": "true", "type": "kwok"},
+ "metadata": {"name": "$1", "labels": {"koord.test/reservation-e2e": "true", "koord.test/node": "$1", "type": "kwok"},
    "annotations": {"kwok.x-k8s.io/node": "fake"}},
  "spec": {"taints": [{"key": "kwok.x-k8s.io/node", "value": "fake", "effect": "NoSchedule"}]},
  "status": {"allocatable": {"cpu": "$2", "memory": "$3", "pods": "110"},
@@ -115,11 +115,13 @@ reservation() {  # name app cpu memory extra-spec-fields (JSON members ending in
      "containers": [{"name": "c", "resources": {"requests": {"cpu": "$3", "memory": "$4"}}}]}}}}
 YAML
 }
-pod() {  # name app cpu [node-selector-json]
+pod() {  # name app cpu [node: only that node is a candidate]
+  local only=""
+  [ -n "${4:-}" ] && only="\"affinity\": {\"nodeAffinity\": {\"requiredDuringSchedulingIgnoredDuringExecution\": {\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"koord.test/node\", \"operator\": \"In\", \"values\": [\"$4\"]}]}]}}},"
   cat <<YAML | kubectl apply -f - >/dev/null
 {"apiVersion": "v1", "kind": "Pod",
  "metadata": {"name": "$1", "namespace": "$ns", "labels": {"app": "$2"}},
- "spec": {"schedulerName": "koord-scheduler", $placement,
+ "spec": {"schedulerName": "koord-scheduler", $only $placement,
    "containers": [{"name": "c", "image": "fake", "resources": {"requests": {"cpu": "$3", "memory": "256Mi"}}}]}}
 YAML
 }
@@ -180,15 +182,15 @@ else
   fail "r-web: $(field reservation r-web -o jsonpath='{.status}')"
 fi
 # Fill r-node-0's unreserved 4 CPUs and all of r-node-1.
-for i in 0 1 2 3; do pod "fill-$i" batch 1; done
-pod fill-big batch 4
+for i in 0 1 2 3; do pod "fill-$i" batch 1 r-node-0; done
+pod fill-big batch 4 r-node-1
 if wait_for 60 bound fill-0 && wait_for 30 bound fill-1 && wait_for 30 bound fill-2 &&
    wait_for 30 bound fill-3 && wait_for 30 bound fill-big; then
   pass "five filler pods placed"
 else
   fail "fillers not all placed"
 fi
-pod intruder batch 1
+pod intruder batch 1 r-node-0
 if wait_for 30 has_message intruder && sched_message intruder | grep -q "Insufficient cpu (held by reservations)"; then
   pass "non-owner refused with a clear reason: $(sched_message intruder)"
 else
@@ -232,7 +234,7 @@ stop_extender
 pass "koord-extender killed (SIGKILL)"
 start_extender && pass "koord-extender restarted" || fail "koord-extender did not restart"
 # r-node-1: 4 CPUs, api-0 uses 1 of r-api's 2, so 1 stays held: 3 are free for others, 2 for api.
-pod outsider other 3
+pod outsider other 3 r-node-1
 if wait_for 30 has_message outsider && sched_message outsider | grep -q "held by reservations"; then
   pass "after the restart the remainder is still refused to a non-owner: $(sched_message outsider)"
 else

@@ -164,8 +164,15 @@ void applyReservationDefaults(Reservation& r);
 //   failed to validate Reservation '<name>': <path>: <problem>; <path>: <problem>
 // Checks: exactly one of spec.template and spec.resources (with requests, none negative); owners
 // required unless the short form is used; each owner sets object, controller or labelSelector;
-// ttl a non-negative Go duration; expires non-empty when present.
+// ttl a non-negative Go duration; expires an RFC 3339 time; ttl and expires not both (a ttl of
+// "24h", the schema's default, next to expires is accepted: the API server writes it).
 [[nodiscard]] Status validateReservation(const Reservation& r);
+
+// An update: validateReservation(updated) plus the fields that may not change (template,
+// resources, owners, allocateOnce, allocatePolicy, preAllocation), all reported at once as
+// kInvalidArgument "failed to validate the update of Reservation '<name>': <path>: field is
+// immutable; ...". What koord-manager's admission webhook applies to UPDATE.
+[[nodiscard]] Status validateReservationUpdate(const Reservation& old, const Reservation& updated);
 
 Status fromJson(const Json& j, ReservationControllerReference& out, const std::string& path);
 Status fromJson(const Json& j, ReservationOwner& out, const std::string& path);

@@ -167,6 +167,10 @@ TEST(ReservationTest, ValidationListsEveryError) {
       {"negative ttl",
        R"({"template":{},"owners":[{"labelSelector":{}}],"ttl":"-1h"})",
        {"spec.ttl: must not be negative"}},
+      {"ttl and expires both, expires not a time",
+       R"({"template":{},"owners":[{"labelSelector":{}}],"ttl":"1h","expires":"tomorrow"})",
+       {"spec.expires: invalid time \"tomorrow\": want RFC 3339 such as 2006-01-02T15:04:05Z",
+        "spec.ttl: must not be set together with spec.expires"}},
   };
   for (const auto& tc : cases) {
     std::string text = R"({"metadata":{"name":"r1"},"spec":)" + tc.spec + "}";
@@ -189,6 +193,24 @@ TEST(ReservationTest, ValidationAcceptsTtlAndExpiresTogether) {
                                    "ttl":"24h","expires":"2030-01-01T00:00:00Z"}})");
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_TRUE(validateReservation(*r).isOk());
+}
+
+TEST(ReservationTest, UpdateKeepsTheSpecThatPlacedIt) {
+  auto old = decode<Reservation>(R"({"metadata":{"name":"r1"},"spec":{"template":{},
+      "owners":[{"object":{"name":"p"}}],"ttl":"1h"}})");
+  ASSERT_TRUE(old.ok()) << old.status();
+  Reservation updated = *old;
+  updated.spec.ttl = "2h";  // ttl may change
+  updated.spec.unschedulable = true;
+  EXPECT_TRUE(validateReservationUpdate(*old, updated).isOk());
+  updated.spec.owners.clear();
+  updated.spec.allocateOnce = false;
+  updated.spec.allocatePolicy = ReservationAllocatePolicy::kRestricted;
+  Status s = validateReservationUpdate(*old, updated);
+  EXPECT_EQ(s.message(),
+            "failed to validate the update of Reservation 'r1': spec.owners: field is immutable; "
+            "spec.allocateOnce: field is immutable; spec.allocatePolicy: field is immutable; "
+            "spec.owners: required (at least one owner)");
 }
 
 TEST(ReservationTest, DecodeErrors) {
