@@ -54,6 +54,10 @@ struct ClusterState::State {
   StringMap<NodeEntry> nodes;
   StringMap<PodRecord> pods;
   StringMap<ReservationRecord> reservations;
+  // Of the reservations holding capacity: "key=value" of each owner label set's first label ->
+  // how many sets; and how many reservations have owners of another shape (or an empty set).
+  StringMap<int64_t> owner_label_index;
+  int64_t other_owners = 0;
   std::set<std::string> assumed_keys;
   int64_t generation = 0;
 
@@ -64,6 +68,23 @@ struct ClusterState::State {
     if (r.assumed != nullptr)
       return {r.assumed_node, r.assumed};
     return {"", nullptr};
+  }
+
+  // Adds (delta 1) or removes (delta -1) what a reservation holding capacity puts in the index.
+  void indexOwners(const ReservationInfo& info, int64_t delta) {
+    if (!info.owner_labels) {
+      other_owners += delta;
+      return;
+    }
+    for (const auto& set : *info.owner_labels) {
+      if (set.empty()) {
+        other_owners += delta;
+        continue;
+      }
+      const std::string key = set.front().first + "=" + set.front().second;
+      if ((owner_label_index[key] += delta) <= 0)
+        owner_label_index.erase(key);
+    }
   }
 
   void rebuild(const std::string& name) {
@@ -229,6 +250,8 @@ Status ClusterState::upsertReservation(
   const std::string name = reservation->metadata.name;
   ReservationRecord& record = s.reservations[name];
   const std::string before = record.node;
+  if (!record.node.empty())
+    s.indexOwners(*record.info, -1);
   record.object = reservation;
   record.info = info.ok() ? *info : nullptr;
   record.node = record.info != nullptr && holdsCapacity(*reservation) ? record.info->node : "";
@@ -237,8 +260,10 @@ Status ClusterState::upsertReservation(
     if (it != s.nodes.end())
       it->second.reservations.erase(name);
   }
-  if (!record.node.empty())
+  if (!record.node.empty()) {
     s.nodes[record.node].reservations[name] = record.info;
+    s.indexOwners(*record.info, 1);
+  }
   if (!before.empty())
     s.rebuild(before);
   if (!record.node.empty() && record.node != before)
@@ -254,6 +279,8 @@ void ClusterState::removeReservation(const std::string& name) {
   if (it == s.reservations.end())
     return;
   const std::string node = it->second.node;
+  if (!node.empty())
+    s.indexOwners(*it->second.info, -1);
   s.reservations.erase(it);
   if (!node.empty()) {
     auto n = s.nodes.find(node);
@@ -283,6 +310,22 @@ std::shared_ptr<const api::scheduling::Reservation> ClusterState::reservation(
   std::shared_lock lock(mu_);
   auto it = state_->reservations.find(name);
   return it == state_->reservations.end() ? nullptr : it->second.object;
+}
+
+bool ClusterState::mayOwnReservation(const api::core::Pod& pod) const {
+  std::shared_lock lock(mu_);
+  const State& s = *state_;
+  if (s.other_owners > 0)
+    return true;
+  if (s.owner_label_index.empty())
+    return false;
+  std::string key;
+  for (const auto& [label, value] : pod.metadata.labels) {
+    key.assign(label).append("=").append(value);
+    if (s.owner_label_index.count(key) != 0)
+      return true;
+  }
+  return false;
 }
 
 int64_t ClusterState::generation() const {

@@ -78,6 +78,9 @@ class ClusterState final : public ClusterView {
   [[nodiscard]] std::shared_ptr<const NodeInfo> nodeInfo(std::string_view name) const override;
   [[nodiscard]] std::vector<std::shared_ptr<const NodeInfo>> nodeInfos() const override;
   [[nodiscard]] std::shared_ptr<const PodInfo> pod(std::string_view key) const override;
+  // Indexes the first label of each owner label set (ReservationInfo::owner_labels) of the
+  // reservations holding capacity; any other owner shape makes it answer true.
+  [[nodiscard]] bool mayOwnReservation(const api::core::Pod& pod) const override;
 
   // Looks `names` up under one lock: out[i] is the NodeInfo of names[i], or nullptr when
   // unknown. The fast path of filter and prioritize.

@@ -25,6 +25,10 @@ class ClusterView {
   [[nodiscard]] virtual std::vector<std::shared_ptr<const NodeInfo>> nodeInfos() const = 0;
   // A pod by "namespace/name" (bound, assumed or pending); nullptr when unknown.
   [[nodiscard]] virtual std::shared_ptr<const PodInfo> pod(std::string_view key) const = 0;
+  // False only when `pod` can own none of the Reservations holding capacity anywhere (a quick,
+  // conservative index check; true means "maybe"). Lets the Reservation plugin skip matching for
+  // the many pods that own nothing. Default: true.
+  [[nodiscard]] virtual bool mayOwnReservation(const api::core::Pod& /*pod*/) const { return true; }
 };
 
 class Handle {

@@ -98,6 +98,19 @@ Result<std::shared_ptr<const ReservationInfo>> ReservationInfo::create(
     info->restricted = std::move(options->resources);
   }
   info->order = orderOf(r);
+  std::vector<std::vector<std::pair<std::string, std::string>>> label_sets;
+  bool simple = !r.spec.owners.empty();
+  for (const auto& owner : r.spec.owners) {
+    if (owner.object || owner.controller || !owner.labelSelector ||
+        !owner.labelSelector->matchExpressions.empty()) {
+      simple = false;
+      break;
+    }
+    label_sets.emplace_back(owner.labelSelector->matchLabels.begin(),
+                            owner.labelSelector->matchLabels.end());
+  }
+  if (simple)
+    info->owner_labels = std::move(label_sets);
   info->reservation = std::move(reservation);
   return std::shared_ptr<const ReservationInfo>(std::move(info));
 }

@@ -12,7 +12,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "extender/framework/resource.hpp"
@@ -37,6 +39,11 @@ struct ReservationInfo {
   // resource of `allocatable`.
   std::vector<std::string> restricted;
   int64_t order = 0;  // label scheduling.koordinator.sh/reservation-order; 0 when absent/invalid
+  // When every owner is a labelSelector of matchLabels only (the common shape), those label sets:
+  // a pod owns the reservation iff its labels include one of them. Lets a matcher reject the
+  // many pods that own nothing without touching the Reservation object. Unset otherwise (and for
+  // the short form without owners).
+  std::optional<std::vector<std::vector<std::pair<std::string, std::string>>>> owner_labels;
 
   // What is left for owners: allocatable - allocated per resource, never below 0 (pods 0).
   [[nodiscard]] Resource remaining() const;

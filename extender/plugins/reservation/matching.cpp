@@ -1,6 +1,7 @@
 #include "extender/plugins/reservation/matching.hpp"
 
 #include <charconv>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -111,8 +112,37 @@ Result<bool> matchOwner(const api::scheduling::ReservationOwner& owner, const Po
          (!owner.controller || matchControllerRef(*owner.controller, pod));
 }
 
+namespace {
+
+// The common shape, decided without building selectors: every owner is a labelSelector of
+// matchLabels only. std::nullopt for any other shape (the full matcher decides).
+std::optional<bool> matchLabelOwners(const std::vector<api::scheduling::ReservationOwner>& owners,
+                                     const Pod& pod) {
+  bool any = false;
+  for (const auto& owner : owners) {
+    if (owner.object || owner.controller || !owner.labelSelector ||
+        !owner.labelSelector->matchExpressions.empty())
+      return std::nullopt;
+    bool all = true;
+    for (const auto& [key, value] : owner.labelSelector->matchLabels) {
+      auto it = pod.metadata.labels.find(key);
+      if (it == pod.metadata.labels.end() || it->second != value) {
+        all = false;
+        break;
+      }
+    }
+    any = any || all;
+  }
+  return any;
+}
+
+}  // namespace
+
 Result<bool> matchOwners(const std::vector<api::scheduling::ReservationOwner>& owners,
                          const Pod& pod) {
+  if (std::optional<bool> quick = matchLabelOwners(owners, pod)) {
+    return *quick;
+  }
   bool any = false;
   for (size_t i = 0; i < owners.size(); ++i) {
     auto matched = matchOwner(owners[i], pod);

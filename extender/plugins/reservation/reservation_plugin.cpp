@@ -32,6 +32,7 @@ constexpr std::string_view kReasonAllocatedOnce =
 struct PodState final : framework::StateData {
   PodReservationPrefs prefs;
   resource::ResourceList requests;
+  bool may_own = true;  // ClusterView::mayOwnReservation (always true with an affinity)
 };
 
 struct Nominated final : framework::StateData {
@@ -130,7 +131,7 @@ Result<Evaluation> evaluate(const PodState& st, const PodInfo& pod, const NodeIn
                             const NodeReservations& view) {
   Evaluation out;
   out.free_short = shortOf(pod.requests, node, view.held, Resource{});
-  if (st.prefs.ignored)
+  if (st.prefs.ignored || !st.may_own)
     return out;
   bool matched = false;
   bool taken = false;
@@ -168,6 +169,32 @@ Result<Evaluation> evaluate(const PodState& st, const PodInfo& pod, const NodeIn
     }
   }
   return out;
+}
+
+// Whether some reservation on the node, not yet taken, matches the pod: what score needs to know
+// before it looks at capacity (most pods own none, and then nothing else is computed).
+bool anyMatch(const PodState& st, const PodInfo& pod, const NodeInfo& node, bool with_order_only) {
+  const auto& labels = pod.pod->metadata.labels;
+  for (const auto& r : node.reservations()) {
+    if (r->consumed() || (with_order_only && r->order <= 0))
+      continue;
+    if (r->owner_labels) {
+      const bool owned =
+          std::any_of(r->owner_labels->begin(), r->owner_labels->end(), [&](const auto& set) {
+            return std::all_of(set.begin(), set.end(), [&](const auto& kv) {
+              auto it = labels.find(kv.first);
+              return it != labels.end() && it->second == kv.second;
+            });
+          });
+      if (!owned)
+        continue;  // matchReservation would say no at its owners step
+    }
+    auto match = matchReservation(st.prefs, *pod.pod, *r->reservation, node.node().metadata.labels,
+                                  st.requests, r->reservation->status.allocatable);
+    if (match.ok() && *match)
+      return true;
+  }
+  return false;
 }
 
 // The reservation a bind takes: smallest non-zero order, then the best score, then the name.
@@ -236,6 +263,7 @@ PluginStatus ReservationPlugin::preFilter(framework::CycleState& state, const Po
   auto st = std::make_unique<PodState>();
   st->prefs = std::move(*prefs);
   st->requests = pod.requests.toList();
+  st->may_own = st->prefs.affinity.has_value() || handle_.cluster().mayOwnReservation(*pod.pod);
   state.write(kStateKey, std::move(st));
   return PluginStatus::success();
 }
@@ -273,7 +301,8 @@ PluginStatus ReservationPlugin::filter(const framework::CycleState& state, const
 int64_t ReservationPlugin::score(const framework::CycleState& state, const PodInfo& pod,
                                  const NodeInfo& node) const {
   const PodState* st = state.read<PodState>(kStateKey);
-  if (st == nullptr || st->prefs.ignored || node.reservations().empty())
+  if (st == nullptr || st->prefs.ignored || !st->may_own || node.reservations().empty() ||
+      !anyMatch(*st, pod, node, false))
     return 0;
   auto eval = evaluate(*st, pod, node, view(node));
   if (!eval.ok())
@@ -286,14 +315,14 @@ void ReservationPlugin::normalizeScores(const framework::CycleState& state, cons
                                         const std::vector<const NodeInfo*>& nodes,
                                         std::vector<int64_t>& scores) const {
   const PodState* st = state.read<PodState>(kStateKey);
-  if (st == nullptr || st->prefs.ignored)
+  if (st == nullptr || st->prefs.ignored || !st->may_own)
     return;
   // The smallest non-zero order of a usable reservation, per node and overall.
   std::vector<int64_t> orders(nodes.size(), 0);
   int64_t smallest = 0;
   for (size_t i = 0; i < nodes.size() && i < scores.size(); ++i) {
-    if (nodes[i]->reservations().empty())
-      continue;
+    if (nodes[i]->reservations().empty() || !anyMatch(*st, pod, *nodes[i], true))
+      continue;  // only reservations with an order matter here
     auto eval = evaluate(*st, pod, *nodes[i], view(*nodes[i]));
     if (!eval.ok())
       continue;

@@ -104,3 +104,35 @@ TEST_F(ReservationStateTest, ReservationWithoutTemplateIsRejectedButListed) {
 
 }  // namespace
 }  // namespace koord::extender::testing
+
+namespace koord::extender::testing {
+namespace {
+
+TEST_F(ReservationStateTest, OwnerIndexTellsPodsThatOwnNothing) {
+  auto web = makePod("a", {{"cpu", "1"}}, {{"app", "web"}, {"tier", "front"}});
+  auto batch = makePod("b", {{"cpu", "1"}}, {{"app", "batch"}});
+  EXPECT_FALSE(state_.mayOwnReservation(*web)) << "no reservation holds capacity";
+  ASSERT_TRUE(
+      state_.upsertReservation(makeReservation({.name = "r1", .requests = {{"cpu", "1"}}})).isOk());
+  EXPECT_FALSE(state_.mayOwnReservation(*web)) << "a pending reservation does not count";
+  ASSERT_TRUE(state_
+                  .upsertReservation(
+                      makeReservation({.name = "r1", .requests = {{"cpu", "1"}}, .node = "n1"}))
+                  .isOk());
+  EXPECT_TRUE(state_.mayOwnReservation(*web));
+  EXPECT_FALSE(state_.mayOwnReservation(*batch));
+  // An owner of another shape (an object reference) makes every pod a maybe.
+  auto by_object = makeReservation({.name = "r2", .requests = {{"cpu", "1"}}, .node = "n1"});
+  by_object->spec.owners[0].labelSelector.reset();
+  by_object->spec.owners[0].object.emplace();
+  by_object->spec.owners[0].object->name = "b";
+  ASSERT_TRUE(state_.upsertReservation(by_object).isOk());
+  EXPECT_TRUE(state_.mayOwnReservation(*batch));
+  state_.removeReservation("r2");
+  state_.removeReservation("r1");
+  EXPECT_FALSE(state_.mayOwnReservation(*web));
+  EXPECT_FALSE(state_.mayOwnReservation(*batch));
+}
+
+}  // namespace
+}  // namespace koord::extender::testing
