@@ -1,5 +1,6 @@
 #include "extender/framework/node_info.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace koord::extender::framework {
@@ -13,6 +14,7 @@ NodeInfo::NodeInfo(std::shared_ptr<const api::core::Node> node,
     requested_.add(pod->requests);
   }
   reservations_.reserve(reservations.size());
+  std::vector<std::shared_ptr<ReservationInfo>> pre_allocated;
   for (const auto& base : reservations) {
     auto info = std::make_shared<ReservationInfo>(*base);
     for (const auto& pod : pods_) {
@@ -21,9 +23,30 @@ NodeInfo::NodeInfo(std::shared_ptr<const api::core::Node> node,
         info->owners.push_back(pod->key);
       }
     }
-    if (!info->consumed())
-      reserved_.add(info->remaining());
+    info->held = info->consumed() ? Resource{} : info->remaining();
+    if (info->pre_allocation) {
+      pre_allocated.push_back(info);
+    } else {
+      reserved_.add(info->held);
+    }
     reservations_.push_back(std::move(info));
+  }
+  // Pre-allocated reservations hold only what is free after the pods and the other reservations.
+  for (auto& info : pre_allocated) {
+    Resource capped;
+    const auto cap = [&](std::string_view name, int64_t want) {
+      const int64_t free = allocatable_.get(name) - requested_.get(name) - reserved_.get(name);
+      const int64_t take = std::min(want, std::max<int64_t>(free, 0));
+      if (take > 0)
+        capped.set(name, take);
+    };
+    cap("cpu", info->held.milli_cpu);
+    cap("memory", info->held.memory);
+    cap("ephemeral-storage", info->held.ephemeral_storage);
+    for (const auto& [resource_name, value] : info->held.scalar)
+      cap(resource_name, value);
+    info->held = std::move(capped);
+    reserved_.add(info->held);
   }
 }
 

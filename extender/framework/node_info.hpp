@@ -37,8 +37,7 @@ class NodeInfo {
   [[nodiscard]] const std::vector<std::shared_ptr<const ReservationInfo>>& reservations() const {
     return reservations_;
   }
-  // Sum of remaining() over the reservations not consumed(): what a pod that owns none of them
-  // may not use.
+  // Sum of the reservations' `held`: what a pod that owns none of them may not use.
   [[nodiscard]] const Resource& reserved() const { return reserved_; }
   // Bumped on every change of this node or its pods (cluster-wide counter value).
   [[nodiscard]] int64_t generation() const { return generation_; }

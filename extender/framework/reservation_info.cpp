@@ -89,6 +89,7 @@ Result<std::shared_ptr<const ReservationInfo>> ReservationInfo::create(
   info->allocatable.pods = 0;
   info->policy = r.spec.allocatePolicy;
   info->allocate_once = r.spec.allocateOnce.value_or(true);
+  info->pre_allocation = r.spec.preAllocation;
   auto it = r.metadata.annotations.find(std::string(api::kAnnotationReservationRestrictedOptions));
   if (it != r.metadata.annotations.end()) {
     auto options = api::extension::parseReservationRestrictedOptions(it->second);

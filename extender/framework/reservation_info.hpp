@@ -31,6 +31,11 @@ struct ReservationInfo {
   std::string node;      // status.nodeName
   Resource allocatable;  // status.allocatable; the reserve pod's requests when status has none
   Resource allocated;    // what the owners on the node request (pods = their count)
+  // What it holds on the node now (set by NodeInfo): remaining(), nothing once consumed(), and for
+  // a preAllocation reservation no more than the node has free after its pods and the other
+  // reservations (it takes over what running pods hold as they leave).
+  Resource held;
+  bool pre_allocation = false;      // spec.preAllocation
   std::vector<std::string> owners;  // "namespace/name" of the pods that allocated it
   api::scheduling::ReservationAllocatePolicy policy =
       api::scheduling::ReservationAllocatePolicy::kDefault;

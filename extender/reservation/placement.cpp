@@ -43,6 +43,15 @@ Result<Placement> place(const api::scheduling::Reservation& r,
     nodes = cluster.nodeInfos();
     considered = nodes.size();
   }
+  if (r.spec.preAllocation) {
+    // Pre-allocation reserves what running pods hold: the node is judged as if they were gone
+    // (the other reservations still count); the reservation holds it as they leave.
+    for (auto& node : nodes) {
+      node = std::make_shared<framework::NodeInfo>(
+          node->nodePtr(), std::vector<std::shared_ptr<const framework::PodInfo>>{},
+          node->reservations());
+    }
+  }
   framework::Runtime::FilterResult filtered = runtime.filter(**info, nodes);
   if (filtered.error.code() == framework::Code::kError) {
     return Status::internal(prefix + filtered.error.message());

@@ -1,7 +1,9 @@
 // Placing a pending Reservation: its reserve pod (framework::reservePod) goes through the same
 // filter and score plugins as pods (the placement Runtime: kube-scheduler's basic filters, which
 // kube-scheduler itself runs for pods, then koord-extender's configured plugins, Reservation
-// included), over every node, or only the one spec.template.spec.nodeName pins.
+// included), over every node, or only the one spec.template.spec.nodeName pins. With
+// spec.preAllocation the nodes are judged without their pods: the reservation may take what running
+// pods hold, and holds it as they leave (NodeInfo caps what it holds at what is free).
 #pragma once
 
 #include <string>

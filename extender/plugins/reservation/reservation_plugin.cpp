@@ -221,7 +221,7 @@ NodeReservations ReservationPlugin::view(const NodeInfo& node) const {
     NodeReservations out;
     out.entries.reserve(node.reservations().size());
     for (const auto& r : node.reservations())
-      out.entries.push_back({r.get(), r->consumed() ? Resource{} : r->remaining(), r->consumed()});
+      out.entries.push_back({r.get(), r->held, r->consumed()});
     out.held = node.reserved();
     return out;
   }
@@ -233,7 +233,7 @@ NodeReservations ReservationPlugin::viewLocked(const NodeInfo& node) const {
   NodeReservations out;
   out.entries.reserve(node.reservations().size());
   for (const auto& r : node.reservations()) {
-    NodeReservations::Entry entry{r.get(), r->remaining(), r->consumed()};
+    NodeReservations::Entry entry{r.get(), r->held, r->consumed()};
     for (const auto& [key, flight] : in_flight_) {
       if (flight.uid != r->uid ||
           std::find(r->owners.begin(), r->owners.end(), key) != r->owners.end())

@@ -175,3 +175,25 @@ TEST_F(ReservationControllerTest, InvalidReservationStaysPendingWithTheValidatio
 
 }  // namespace
 }  // namespace koord::extender::testing
+
+namespace koord::extender::testing {
+namespace {
+
+TEST_F(ReservationControllerTest, PreAllocationIsPlacedOverRunningPods) {
+  auto running = makePod("running", {{"cpu", "7"}}, {});
+  running->spec.nodeName = "n1";
+  ASSERT_TRUE(state_.upsertPod(running).isOk());
+  auto plain = makeReservation({.name = "plain", .requests = {{"cpu", "4"}}});
+  ASSERT_TRUE(state_.upsertReservation(plain).isOk());
+  auto pre = makeReservation({.name = "pre", .requests = {{"cpu", "4"}}});
+  pre->spec.preAllocation = true;
+  ASSERT_TRUE(state_.upsertReservation(pre).isOk());
+  auto report = controller_->syncAll();
+  EXPECT_EQ(report.placed, 1);
+  EXPECT_EQ(report.unschedulable, 1);
+  EXPECT_EQ(state_.reservation("pre")->status.phase, "Available");
+  EXPECT_EQ(state_.reservation("plain")->status.phase, "Pending");
+}
+
+}  // namespace
+}  // namespace koord::extender::testing

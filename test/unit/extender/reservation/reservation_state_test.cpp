@@ -136,3 +136,22 @@ TEST_F(ReservationStateTest, OwnerIndexTellsPodsThatOwnNothing) {
 
 }  // namespace
 }  // namespace koord::extender::testing
+
+namespace koord::extender::testing {
+namespace {
+
+TEST_F(ReservationStateTest, PreAllocationHoldsWhatRunningPodsFreeAsTheyLeave) {
+  auto running = makePod("running", {{"cpu", "6"}}, {});
+  running->spec.nodeName = "n1";
+  ASSERT_TRUE(state_.upsertPod(running).isOk());
+  auto r = makeReservation({.name = "pre", .requests = {{"cpu", "4"}}, .node = "n1"});
+  r->spec.preAllocation = true;
+  ASSERT_TRUE(state_.upsertReservation(r).isOk());
+  EXPECT_EQ(state_.nodeInfo("n1")->reserved().milli_cpu, 2000)
+      << "only the 2 CPUs the running pod leaves free are held now";
+  state_.removePod("default/running");
+  EXPECT_EQ(state_.nodeInfo("n1")->reserved().milli_cpu, 4000) << "all of it once the pod is gone";
+}
+
+}  // namespace
+}  // namespace koord::extender::testing
