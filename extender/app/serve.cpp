@@ -151,7 +151,7 @@ class ReservationLoop {
         std::chrono::duration_cast<std::chrono::milliseconds>(election.renew_deadline);
     le.retry_period = std::chrono::duration_cast<std::chrono::milliseconds>(election.retry_period);
     le.logger = logger;
-    le.on_started_leading = [this, logger](std::stop_token stop) {
+    le.on_started_leading = [this, logger](const std::stop_token& stop) {
       logger.info("leading: the reservation loop runs here");
       controller_.run(stop);
     };

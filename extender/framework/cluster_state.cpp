@@ -252,9 +252,9 @@ Status ClusterState::upsertReservation(
   const std::string before = record.node;
   if (!record.node.empty())
     s.indexOwners(*record.info, -1);
-  record.object = reservation;
+  record.object = std::move(reservation);
   record.info = info.ok() ? *info : nullptr;
-  record.node = record.info != nullptr && holdsCapacity(*reservation) ? record.info->node : "";
+  record.node = record.info != nullptr && holdsCapacity(*record.object) ? record.info->node : "";
   if (!before.empty()) {
     auto it = s.nodes.find(before);
     if (it != s.nodes.end())

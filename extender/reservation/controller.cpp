@@ -103,12 +103,11 @@ void ReservationController::placePending(const std::shared_ptr<const sched::Rese
       if (writeStatus(*r, unschedulableStatus(*r, placed->message, now), report))
         event(*r, k8s::EventType::kWarning, "FailedScheduling", placed->message);
     }
-    // The write (if any) bumped the resourceVersion: remember the cached one's successor by
-    // reading it back from the cache.
-    auto current = cluster_.reservation(r->metadata.name);
-    unplaced_[r->metadata.name] = {
-        current != nullptr ? current->metadata.resourceVersion : r->metadata.resourceVersion,
-        cluster_.generation()};
+    // The write (if any) bumped the resourceVersion: remember the version now in the cache.
+    std::string version = r->metadata.resourceVersion;
+    if (const auto current = cluster_.reservation(r->metadata.name); current != nullptr)
+      version = current->metadata.resourceVersion;
+    unplaced_[r->metadata.name] = {std::move(version), cluster_.generation()};
     return;
   }
   unplaced_.erase(r->metadata.name);

@@ -14,7 +14,9 @@ namespace sched = api::scheduling;
 
 }  // namespace
 
-Result<WallTime> parseTime(std::string_view text) { return api::core::parseTime(text); }
+Result<WallTime> parseTime(std::string_view text) {
+  return api::core::parseTime(text);
+}
 
 bool isTerminal(const sched::Reservation& r) {
   return r.status.phase == sched::kReservationSucceeded ||

@@ -21,8 +21,15 @@ using framework::Resource;
 
 constexpr std::chrono::minutes kInFlightTtl(2);
 constexpr int64_t kMaxScore = 100;
-const std::string kStateKey = std::string(kName) + "/state";
-const std::string kNominatedKey = std::string(kName) + "/nominated";
+// CycleState keys.
+const std::string& stateKey() {
+  static const std::string key = std::string(kName) + "/state";
+  return key;
+}
+const std::string& nominatedKey() {
+  static const std::string key = std::string(kName) + "/nominated";
+  return key;
+}
 
 constexpr std::string_view kReasonAffinity = "node(s) no reservations match reservation affinity";
 constexpr std::string_view kReasonRequired = "node(s) no reservation(s) to meet the requirements";
@@ -264,13 +271,13 @@ PluginStatus ReservationPlugin::preFilter(framework::CycleState& state, const Po
   st->prefs = std::move(*prefs);
   st->requests = pod.requests.toList();
   st->may_own = st->prefs.affinity.has_value() || handle_.cluster().mayOwnReservation(*pod.pod);
-  state.write(kStateKey, std::move(st));
+  state.write(stateKey(), std::move(st));
   return PluginStatus::success();
 }
 
 PluginStatus ReservationPlugin::filter(const framework::CycleState& state, const PodInfo& pod,
                                        const NodeInfo& node) const {
-  const PodState* st = state.read<PodState>(kStateKey);
+  const PodState* st = state.read<PodState>(stateKey());
   if (st == nullptr)
     return PluginStatus::error("the Reservation plugin's preFilter did not run");
   if (node.reservations().empty()) {
@@ -300,7 +307,7 @@ PluginStatus ReservationPlugin::filter(const framework::CycleState& state, const
 
 int64_t ReservationPlugin::score(const framework::CycleState& state, const PodInfo& pod,
                                  const NodeInfo& node) const {
-  const PodState* st = state.read<PodState>(kStateKey);
+  const PodState* st = state.read<PodState>(stateKey());
   if (st == nullptr || st->prefs.ignored || !st->may_own || node.reservations().empty() ||
       !anyMatch(*st, pod, node, false))
     return 0;
@@ -314,7 +321,7 @@ int64_t ReservationPlugin::score(const framework::CycleState& state, const PodIn
 void ReservationPlugin::normalizeScores(const framework::CycleState& state, const PodInfo& pod,
                                         const std::vector<const NodeInfo*>& nodes,
                                         std::vector<int64_t>& scores) const {
-  const PodState* st = state.read<PodState>(kStateKey);
+  const PodState* st = state.read<PodState>(stateKey());
   if (st == nullptr || st->prefs.ignored || !st->may_own)
     return;
   // The smallest non-zero order of a usable reservation, per node and overall.
@@ -347,7 +354,7 @@ void ReservationPlugin::normalizeScores(const framework::CycleState& state, cons
 
 PluginStatus ReservationPlugin::reserve(framework::CycleState& state, const PodInfo& pod,
                                         const NodeInfo& node) {
-  const PodState* st = state.read<PodState>(kStateKey);
+  const PodState* st = state.read<PodState>(stateKey());
   if (st == nullptr)
     return PluginStatus::error("the Reservation plugin's preFilter did not run");
   if (st->prefs.ignored || node.reservations().empty())
@@ -376,7 +383,7 @@ PluginStatus ReservationPlugin::reserve(framework::CycleState& state, const PodI
   auto nominated = std::make_unique<Nominated>();
   nominated->name = best->info->name;
   nominated->uid = best->info->uid;
-  state.write(kNominatedKey, std::move(nominated));
+  state.write(nominatedKey(), std::move(nominated));
   return PluginStatus::success();
 }
 
@@ -385,12 +392,12 @@ void ReservationPlugin::unreserve(framework::CycleState& state, const PodInfo& p
   std::lock_guard lock(mu_);
   in_flight_.erase(pod.key);
   in_flight_count_.store(in_flight_.size(), std::memory_order_release);
-  state.write(kNominatedKey, nullptr);
+  state.write(nominatedKey(), nullptr);
 }
 
 PluginStatus ReservationPlugin::preBind(framework::CycleState& state, const PodInfo& /*pod*/,
                                         const NodeInfo& /*node*/, framework::BindPatch& patch) {
-  const Nominated* nominated = state.read<Nominated>(kNominatedKey);
+  const Nominated* nominated = state.read<Nominated>(nominatedKey());
   if (nominated == nullptr)
     return PluginStatus::skip();
   api::extension::ReservationAllocated allocated;

@@ -315,7 +315,8 @@ Status validateReservationUpdate(const Reservation& old, const Reservation& upda
   if (errors.empty()) {
     return Status::ok();
   }
-  std::string msg = "failed to validate the update of Reservation '" + updated.metadata.name + "': ";
+  std::string msg =
+      "failed to validate the update of Reservation '" + updated.metadata.name + "': ";
   for (size_t i = 0; i < errors.size(); ++i) {
     if (i > 0) {
       msg += "; ";
