@@ -9,6 +9,8 @@
 #  C. restart: a reusable reservation (allocateOnce: false) with one owner; koord-extender is
 #     killed (SIGKILL) and restarted; the reserved remainder is still refused to a non-owner and
 #     given to the next owner, and status shows both owners.
+#  D. the v1.6.0 short form (resources only, no owners): placed, refused to a pod that does not
+#     name it, given to the pod whose reservation-affinity names it.
 # Usage: reservation_e2e_test.sh KOORD_EXTENDER_BINARY   (env: KOORD_TEST_CLUSTER_DIR, KOORD_SOURCE_DIR)
 set -euo pipefail
 : "${KOORD_TEST_CLUSTER_DIR:?}" "${KOORD_SOURCE_DIR:?}"
@@ -53,21 +55,25 @@ kubectl wait --for condition=established --timeout=60s -f "$KOORD_SOURCE_DIR/dep
 kubectl create namespace "$ns" >/dev/null
 kubectl delete lease -n koordinator-system koord-extender-reservation-e2e >/dev/null 2>&1 || true
 
-# Two fake nodes kept Ready by kwok: r-node-0 (8 CPUs, 16Gi) and r-node-1 (4 CPUs, 8Gi).
-node() {  # name cpu memory
+# Fake nodes kept Ready by kwok: r-node-0 (8 CPUs, 16Gi) and r-node-1 (4 CPUs, 8Gi), tainted.
+node() {  # name cpu memory [taints-json]
+  local taints='[{"key": "kwok.x-k8s.io/node", "value": "fake", "effect": "NoSchedule"}]'
+  [ -n "${4:-}" ] && taints="$4"
   cat <<YAML | kubectl apply -f - >/dev/null
 {"apiVersion": "v1", "kind": "Node",
  "metadata": {"name": "$1", "labels": {"koord.test/reservation-e2e": "true", "koord.test/node": "$1", "type": "kwok"},
    "annotations": {"kwok.x-k8s.io/node": "fake"}},
- "spec": {"taints": [{"key": "kwok.x-k8s.io/node", "value": "fake", "effect": "NoSchedule"}]},
+ "spec": {"taints": $taints},
  "status": {"allocatable": {"cpu": "$2", "memory": "$3", "pods": "110"},
             "capacity": {"cpu": "$2", "memory": "$3", "pods": "110"}}}
 YAML
 }
 node r-node-0 8 16Gi
 node r-node-1 4 8Gi
+# r-node-2 (2 CPUs) has no taint: a short-form reservation (no template, so no tolerations) fits it.
+node r-node-2 2 4Gi '[]'
 kubectl wait --for=condition=Ready node -l koord.test/reservation-e2e=true --timeout=60s >/dev/null &&
-  pass "two fake nodes Ready"
+  pass "three fake nodes Ready"
 
 # koord-extender with leader election on (short timings so the restart below takes over quickly).
 cat > "$work/extender-config.yaml" <<YAML
@@ -254,6 +260,38 @@ if wait_for 30 two_owners && phase_is r-api Available; then
 else
   fail "r-api: $(field reservation r-api -o jsonpath='{.status}')"
 fi
+# D. The v1.6.0 short form: resources only, no owners; only a pod that names it may use it.
+cat <<YAML | kubectl apply -f - >/dev/null
+{"apiVersion": "scheduling.koordinator.sh/v1", "kind": "Reservation",
+ "metadata": {"name": "r-short", "labels": {"koord.test/reservation-e2e": "true"}},
+ "spec": {"resources": {"requests": {"cpu": "2", "memory": "1Gi"}}}}
+YAML
+if wait_for 30 phase_is r-short Available &&
+   [ "$(field reservation r-short -o jsonpath='{.status.nodeName}')" = r-node-2 ]; then
+  pass "short-form r-short Available on r-node-2 (the one node it tolerates with room)"
+else
+  fail "r-short: $(field reservation r-short -o jsonpath='{.status}')"
+fi
+pod stranger other 1 r-node-2
+if wait_for 30 has_message stranger && sched_message stranger | grep -q "held by reservations"; then
+  pass "short form refused to a pod that does not name it"
+else
+  fail "stranger: node '$(node_of stranger)', message '$(sched_message stranger)'"
+fi
+force_delete stranger
+cat <<YAML | kubectl apply -f - >/dev/null
+{"apiVersion": "v1", "kind": "Pod",
+ "metadata": {"name": "named", "namespace": "$ns", "labels": {"app": "game"},
+   "annotations": {"scheduling.koordinator.sh/reservation-affinity": "{\"name\":\"r-short\"}"}},
+ "spec": {"schedulerName": "koord-scheduler", $placement,
+   "containers": [{"name": "c", "image": "fake", "resources": {"requests": {"cpu": "2", "memory": "1Gi"}}}]}}
+YAML
+if wait_for 30 bound named && [ "$(node_of named)" = r-node-2 ] && wait_for 30 phase_is r-short Succeeded; then
+  pass "the pod naming r-short got it; r-short Succeeded"
+else
+  fail "named: node '$(node_of named)', message '$(sched_message named)', r-short $(field reservation r-short -o jsonpath='{.status.phase}')"
+fi
+
 events="$(kubectl get events -n default --field-selector involvedObject.kind=Reservation -o jsonpath='{range .items[*]}{.reason}{" "}{end}' 2>/dev/null || true)"
 echo "$events" | grep -q Scheduled && echo "$events" | grep -q Expired &&
   pass "events written: $events" || fail "reservation events: '$events'"
