@@ -53,6 +53,12 @@ class FilterPlugin : public virtual Plugin {
 // 0..10.
 class ScorePlugin : public virtual Plugin {
  public:
+  // Called once per pod after preFilter: false when the plugin has no preference for this pod
+  // (it would score every node 0), so that score() is not called for each node and the plugin is
+  // left out of the weighted average. Default: true.
+  [[nodiscard]] virtual bool scores(const CycleState& /*state*/, const PodInfo& /*pod*/) const {
+    return true;
+  }
   [[nodiscard]] virtual int64_t score(const CycleState& state, const PodInfo& pod,
                                       const NodeInfo& node) const = 0;
   // Called once with the scores of every node (in the order of `nodes`), before weighting; may

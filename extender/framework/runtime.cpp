@@ -319,7 +319,7 @@ std::vector<int64_t> Runtime::score(
   std::vector<size_t> active;
   if (impl_->runPreFilter(state, pod, skipped).isSuccess()) {
     for (size_t k = 0; k < scorers.size(); ++k) {
-      if (!skipped[scorers[k].index]) {
+      if (!skipped[scorers[k].index] && scorers[k].plugin->scores(state, pod)) {
         active.push_back(k);
       }
     }

@@ -305,6 +305,11 @@ PluginStatus ReservationPlugin::filter(const framework::CycleState& state, const
   return PluginStatus::unschedulable(insufficient(eval->free_short, "", " (held by reservations)"));
 }
 
+bool ReservationPlugin::scores(const framework::CycleState& state, const PodInfo& /*pod*/) const {
+  const PodState* st = state.read<PodState>(stateKey());
+  return st != nullptr && !st->prefs.ignored && st->may_own;
+}
+
 int64_t ReservationPlugin::score(const framework::CycleState& state, const PodInfo& pod,
                                  const NodeInfo& node) const {
   const PodState* st = state.read<PodState>(stateKey());

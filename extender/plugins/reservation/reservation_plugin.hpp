@@ -79,6 +79,9 @@ class ReservationPlugin final : public framework::PreFilterPlugin,
   [[nodiscard]] framework::PluginStatus filter(const framework::CycleState& state,
                                                const framework::PodInfo& pod,
                                                const framework::NodeInfo& node) const override;
+  // False for a pod that ignores reservations or owns none anywhere (ClusterView's owner index).
+  [[nodiscard]] bool scores(const framework::CycleState& state,
+                            const framework::PodInfo& pod) const override;
   [[nodiscard]] int64_t score(const framework::CycleState& state, const framework::PodInfo& pod,
                               const framework::NodeInfo& node) const override;
   void normalizeScores(const framework::CycleState& state, const framework::PodInfo& pod,

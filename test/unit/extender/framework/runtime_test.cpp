@@ -145,6 +145,8 @@ TEST_F(RuntimeTest, ScoreWeightsNormalizesAndClamps) {
       {"weighted", {10, 50, 100}, {1, 2, 4}, 1, 3, {(10 + 75) / 4, (50 + 150) / 4, 100}},
       {"equal weights", {0, 100, 40}, {4, 0, 2}, 1, 1, {50, 50, 45}},
       {"clamped", {150, -5, 100}, {8, -1, 4}, 1, 1, {100, 0, 100}},
+      // A scores every node 0: no preference, so it does not halve B's scores.
+      {"no preference", {0, 0, 0}, {1, 2, 4}, 1, 3, {25, 50, 100}},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
@@ -163,6 +165,22 @@ TEST_F(RuntimeTest, ScoreWeightsNormalizesAndClamps) {
     auto runtime = make({{"A", {}, c.a_weight}, {"B", {}, c.b_weight}});
     EXPECT_EQ(runtime->score(*makePodInfo("p"), nodes({"n0", "n1", "n2"})), c.want);
   }
+}
+
+TEST_F(RuntimeTest, ScorePluginThatDeclinesThePodIsNeitherCalledNorAveraged) {
+  ScriptedPlugin* declining = nullptr;
+  add("A", [&](ScriptedPlugin& p) {
+    declining = &p;
+    p.on_scores = [] { return false; };
+    p.on_score = [](const NodeInfo&) { return 100; };
+  });
+  add("B", [](ScriptedPlugin& p) {
+    p.on_score = [](const NodeInfo& n) { return n.name() == "n1" ? 40 : 80; };
+  });
+  auto runtime = make({{"A", {}, 5}, {"B", {}, 1}});
+  EXPECT_EQ(runtime->score(*makePodInfo("p"), nodes({"n1", "n2"})), (std::vector<int64_t>{40, 80}));
+  ASSERT_NE(declining, nullptr);
+  EXPECT_EQ(declining->score_calls.load(), 0);
 }
 
 TEST_F(RuntimeTest, ScoreWithoutScorePluginsIsZero) {

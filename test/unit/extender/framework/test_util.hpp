@@ -73,7 +73,9 @@ class ScriptedPlugin final : public PreFilterPlugin,
 
   std::function<PluginStatus(const PodInfo&)> on_pre_filter;
   std::function<PluginStatus(const PodInfo&, const NodeInfo&)> on_filter;
+  std::function<bool()> on_scores;
   std::function<int64_t(const NodeInfo&)> on_score;
+  mutable std::atomic<int> score_calls{0};
   std::function<void(std::vector<int64_t>&)> on_normalize;
   std::function<PluginStatus()> on_reserve;
   std::function<PluginStatus(CycleState&, std::chrono::milliseconds&)> on_permit;
@@ -88,7 +90,11 @@ class ScriptedPlugin final : public PreFilterPlugin,
   PluginStatus filter(const CycleState&, const PodInfo& pod, const NodeInfo& node) const override {
     return on_filter ? on_filter(pod, node) : PluginStatus::success();
   }
+  bool scores(const CycleState&, const PodInfo&) const override {
+    return on_scores ? on_scores() : true;
+  }
   int64_t score(const CycleState&, const PodInfo&, const NodeInfo& node) const override {
+    ++score_calls;
     return on_score ? on_score(node) : 0;
   }
   void normalizeScores(const CycleState&, const PodInfo&, const std::vector<const NodeInfo*>&,

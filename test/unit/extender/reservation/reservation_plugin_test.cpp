@@ -125,6 +125,20 @@ TEST_F(ReservationPluginTest, OwnersPreferTheNodeHoldingTheirReservation) {
             (std::vector<int64_t>{0, 0}));
 }
 
+TEST_F(ReservationPluginTest, DeclinesToScorePodsThatOwnNothing) {
+  auto declines = [&](const std::shared_ptr<api::core::Pod>& pod) {
+    CycleState cycle;
+    auto info = podInfo(pod);
+    EXPECT_TRUE(plugin_.preFilter(cycle, *info).isSuccess());
+    return !plugin_.scores(cycle, *info);
+  };
+  EXPECT_TRUE(declines(makePod("batch", {{"cpu", "1"}}, {{"app", "batch"}})));
+  EXPECT_FALSE(declines(ownerPod("web-0", {{"cpu", "1"}}, "web")));
+  auto ignoring = ownerPod("web-1", {{"cpu", "1"}}, "web");
+  ignoring->metadata.labels[std::string(api::kLabelReservationIgnored)] = "true";
+  EXPECT_TRUE(declines(ignoring));
+}
+
 TEST_F(ReservationPluginTest, SmallestReservationOrderWins) {
   auto ordered = makeReservation({.name = "r2", .requests = {{"cpu", "8"}}, .node = "n2"});
   ASSERT_TRUE(state_.upsertReservation(ordered).isOk());
