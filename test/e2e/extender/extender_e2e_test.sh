@@ -17,14 +17,8 @@ export PATH="$BIN_PATH:$PATH" KUBECONFIG
 cluster_sh="$KOORD_SOURCE_DIR/test/controlplane/cluster.sh"
 work="$(mktemp -d)"
 ns=koord-e2e
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-pass() { echo "ok: $*"; }
-extender_pid=""
-stop_extender() {
-  if [ -n "$extender_pid" ]; then kill -9 "$extender_pid" 2>/dev/null || true; wait "$extender_pid" 2>/dev/null || true; fi
-  extender_pid=""
-}
+# shellcheck source=test/e2e/lib/extender.sh
+source "$KOORD_SOURCE_DIR/test/e2e/lib/extender.sh"
 cleanup() {
   stop_extender
   bash "$cluster_sh" stop-scheduler "$KOORD_TEST_CLUSTER_DIR" >/dev/null 2>&1 || true
@@ -38,14 +32,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-port="$(free_port)"
 
 # The namespace of the leases, the koord PriorityClasses (from the chart), the test namespace.
 kubectl get namespace koordinator-system >/dev/null 2>&1 || kubectl create namespace koordinator-system >/dev/null
-# koord's CRDs (koord-extender watches Reservations and is not ready before that list syncs).
-kubectl apply -f "$KOORD_SOURCE_DIR/deploy/crds/" >/dev/null
-kubectl wait --for condition=established --timeout=60s -f "$KOORD_SOURCE_DIR/deploy/crds/" >/dev/null
+apply_crds
 helm template koord "$KOORD_SOURCE_DIR/charts/koordinator" -s templates/priorityclasses.yaml 2>/dev/null |
   kubectl apply -f - >/dev/null
 kubectl create namespace "$ns" >/dev/null
@@ -78,16 +68,6 @@ server:
 leaderElection:
   leaderElect: false
 YAML
-start_extender() {
-  "$extender_bin" --config "$work/extender-config.yaml" >>"$work/extender.log" 2>&1 &
-  extender_pid=$!
-  for _ in $(seq 1 300); do
-    curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && return 0
-    kill -0 "$extender_pid" 2>/dev/null || { echo "koord-extender exited"; return 1; }
-    sleep 0.1
-  done
-  return 1
-}
 start_extender && pass "koord-extender ready" || { fail "koord-extender did not become ready"; exit 1; }
 # The chart's exec probes: `koord-extender probe` answers 0 for a ready extender, 1 for a port where
 # none listens.
@@ -97,9 +77,7 @@ if "$extender_bin" probe --url "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 &
 else
   fail "koord-extender probe did not tell a ready extender from a missing one"
 fi
-{ echo "clientConnection:"; echo "  kubeconfig: @KUBECONFIG@";
-  sed "s|127.0.0.1:10262|127.0.0.1:$port|g" "$KOORD_SOURCE_DIR/deploy/scheduler-config/scheduler-config.yaml"; } > "$work/scheduler-config.yaml"
-bash "$cluster_sh" start-scheduler "$KOORD_TEST_CLUSTER_DIR" "$work/scheduler-config.yaml" >/dev/null
+start_scheduler
 pass "kube-scheduler started with deploy/scheduler-config/scheduler-config.yaml"
 
 pod() {  # name cpu [qos priorityClass]

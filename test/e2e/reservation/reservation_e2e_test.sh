@@ -21,14 +21,8 @@ export PATH="$BIN_PATH:$PATH" KUBECONFIG
 cluster_sh="$KOORD_SOURCE_DIR/test/controlplane/cluster.sh"
 work="$(mktemp -d)"
 ns=koord-reservation-e2e
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-pass() { echo "ok: $*"; }
-extender_pid=""
-stop_extender() {
-  if [ -n "$extender_pid" ]; then kill -9 "$extender_pid" 2>/dev/null || true; wait "$extender_pid" 2>/dev/null || true; fi
-  extender_pid=""
-}
+# shellcheck source=test/e2e/lib/extender.sh
+source "$KOORD_SOURCE_DIR/test/e2e/lib/extender.sh"
 cleanup() {
   stop_extender
   bash "$cluster_sh" stop-scheduler "$KOORD_TEST_CLUSTER_DIR" >/dev/null 2>&1 || true
@@ -45,13 +39,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-port="$(free_port)"
 
 kubectl get namespace koordinator-system >/dev/null 2>&1 || kubectl create namespace koordinator-system >/dev/null
-# koord's CRDs (koord-extender watches Reservations and is not ready before that list syncs).
-kubectl apply -f "$KOORD_SOURCE_DIR/deploy/crds/" >/dev/null
-kubectl wait --for condition=established --timeout=60s -f "$KOORD_SOURCE_DIR/deploy/crds/" >/dev/null
+apply_crds
 kubectl create namespace "$ns" >/dev/null
 kubectl delete lease -n koordinator-system koord-extender-reservation-e2e >/dev/null 2>&1 || true
 
@@ -93,20 +83,8 @@ leaderElection:
   resourceNamespace: koordinator-system
   resourceName: koord-extender-reservation-e2e
 YAML
-start_extender() {
-  "$extender_bin" --config "$work/extender-config.yaml" >>"$work/extender.log" 2>&1 &
-  extender_pid=$!
-  for _ in $(seq 1 300); do
-    curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && return 0
-    kill -0 "$extender_pid" 2>/dev/null || { echo "koord-extender exited"; return 1; }
-    sleep 0.1
-  done
-  return 1
-}
 start_extender && pass "koord-extender ready" || { fail "koord-extender did not become ready"; exit 1; }
-{ echo "clientConnection:"; echo "  kubeconfig: @KUBECONFIG@";
-  sed "s|127.0.0.1:10262|127.0.0.1:$port|g" "$KOORD_SOURCE_DIR/deploy/scheduler-config/scheduler-config.yaml"; } > "$work/scheduler-config.yaml"
-bash "$cluster_sh" start-scheduler "$KOORD_TEST_CLUSTER_DIR" "$work/scheduler-config.yaml" >/dev/null
+start_scheduler
 pass "kube-scheduler started with deploy/scheduler-config/scheduler-config.yaml"
 
 placement='"nodeSelector": {"koord.test/reservation-e2e": "true"},
