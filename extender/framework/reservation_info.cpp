@@ -57,6 +57,11 @@ std::shared_ptr<api::core::Pod> reservePod(const sched::Reservation& r) {
   pod->metadata.creationTimestamp = r.metadata.creationTimestamp;
   pod->metadata.annotations[std::string(api::kAnnotationReservePod)] = "true";
   pod->metadata.labels[std::string(api::kLabelReservationIgnored)] = "true";
+  pod->metadata.annotations[std::string(kAnnotationReserveAllocatePolicy)] =
+      r.spec.allocatePolicy == api::scheduling::ReservationAllocatePolicy::kAligned ? "Aligned"
+      : r.spec.allocatePolicy == api::scheduling::ReservationAllocatePolicy::kRestricted
+          ? "Restricted"
+          : "";
   pod->spec = tmpl->spec;
   pod->spec.nodeName = r.status.nodeName;
   return pod;

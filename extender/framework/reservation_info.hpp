@@ -69,6 +69,12 @@ struct ReservationInfo {
 // (spec.nodeName = status.nodeName), annotated scheduling.koordinator.sh/reserve-pod: "true" and
 // labelled scheduling.koordinator.sh/reservation-ignored: "true" (it never uses another
 // reservation's capacity). nullptr when the reservation has neither template nor resources.
+// Also annotated kAnnotationReserveAllocatePolicy with spec.allocatePolicy ("" for the deprecated
+// default), so that placement can refuse mixing policies on a node.
 [[nodiscard]] std::shared_ptr<api::core::Pod> reservePod(const api::scheduling::Reservation& r);
+
+// koord-internal annotation of reserve pods (they never reach the API server).
+inline constexpr std::string_view kAnnotationReserveAllocatePolicy =
+    "scheduling.koordinator.sh/reservation-allocate-policy";
 
 }  // namespace koord::extender::framework

@@ -33,12 +33,17 @@ const std::string& nominatedKey() {
 
 constexpr std::string_view kReasonAffinity = "node(s) no reservations match reservation affinity";
 constexpr std::string_view kReasonRequired = "node(s) no reservation(s) to meet the requirements";
+constexpr std::string_view kReasonPolicyConflict = "node(s) reservation allocate policy conflict";
 constexpr std::string_view kReasonAllocatedOnce =
     "reservation has allocateOnce enabled and has already been allocated";
 
 struct PodState final : framework::StateData {
   PodReservationPrefs prefs;
   resource::ResourceList requests;
+  // A reserve pod (placement of a Reservation): its allocatePolicy is "default" (deprecated) or
+  // not.
+  bool reserve_pod = false;
+  bool default_policy = false;
   bool may_own = true;  // ClusterView::mayOwnReservation (always true with an affinity)
 };
 
@@ -270,6 +275,12 @@ PluginStatus ReservationPlugin::preFilter(framework::CycleState& state, const Po
   auto st = std::make_unique<PodState>();
   st->prefs = std::move(*prefs);
   st->requests = pod.requests.toList();
+  const auto& annotations = pod.pod->metadata.annotations;
+  if (auto it = annotations.find(std::string(framework::kAnnotationReserveAllocatePolicy));
+      it != annotations.end()) {
+    st->reserve_pod = true;
+    st->default_policy = it->second.empty();
+  }
   st->may_own = st->prefs.affinity.has_value() || handle_.cluster().mayOwnReservation(*pod.pod);
   state.write(stateKey(), std::move(st));
   return PluginStatus::success();
@@ -285,6 +296,14 @@ PluginStatus ReservationPlugin::filter(const framework::CycleState& state, const
       return PluginStatus::unresolvable(
           std::string(st->prefs.affinity ? kReasonAffinity : kReasonRequired));
     return PluginStatus::success();
+  }
+  // Koordinator refuses to mix the deprecated default policy with Aligned/Restricted on one node.
+  if (st->reserve_pod) {
+    for (const auto& r : node.reservations()) {
+      const bool is_default = r->policy == api::scheduling::ReservationAllocatePolicy::kDefault;
+      if (is_default != st->default_policy)
+        return PluginStatus::unschedulable(std::string(kReasonPolicyConflict));
+    }
   }
   // Fast path: a pod that fits even with everything the reservations hold needs no matching.
   if (!st->prefs.required() && in_flight_count_.load(std::memory_order_acquire) == 0 &&

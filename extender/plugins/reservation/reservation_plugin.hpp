@@ -17,6 +17,9 @@
 //   with "node(s) no reservations match reservation affinity",
 //   "node(s) no reservation(s) to meet the requirements" or
 //   "Reservation(s) Insufficient <resource>".
+// - filter, reserve pod (placing a Reservation): refused on a node holding a reservation whose
+//   allocatePolicy is the deprecated default when its own is not, or the other way round:
+//   "node(s) reservation allocate policy conflict".
 // - score: 0 on a node without a usable reservation; otherwise the best MostAllocated score of its
 //   usable reservations (sum over the reservation's resources of 100 * (request + allocated) /
 //   allocatable, over their count). normalizeScores puts the node(s) holding the usable

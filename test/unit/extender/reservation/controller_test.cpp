@@ -197,3 +197,34 @@ TEST_F(ReservationControllerTest, PreAllocationIsPlacedOverRunningPods) {
 
 }  // namespace
 }  // namespace koord::extender::testing
+
+namespace koord::extender::testing {
+namespace {
+
+TEST_F(ReservationControllerTest, DefaultPolicyDoesNotShareANodeWithAlignedOrRestricted) {
+  ASSERT_TRUE(state_
+                  .upsertReservation(
+                      makeReservation({.name = "legacy", .requests = {{"cpu", "1"}}, .node = "n1"}))
+                  .isOk());
+  ASSERT_TRUE(state_
+                  .upsertReservation(makeReservation(
+                      {.name = "aligned",
+                       .requests = {{"cpu", "1"}},
+                       .policy = api::scheduling::ReservationAllocatePolicy::kAligned}))
+                  .isOk());
+  ASSERT_TRUE(state_
+                  .upsertReservation(makeReservation({.name = "another-legacy",
+                                                      .requests = {{"cpu", "1"}},
+                                                      .created = "2026-11-26T10:00:01Z"}))
+                  .isOk());
+  auto report = controller_->syncAll();
+  EXPECT_EQ(report.placed, 1);
+  EXPECT_EQ(state_.reservation("another-legacy")->status.nodeName, "n1");
+  const auto& aligned = state_.reservation("aligned")->status;
+  EXPECT_EQ(aligned.phase, "Pending");
+  EXPECT_EQ(aligned.conditions.at(0).message,
+            "0/1 nodes are available: 1 node(s) reservation allocate policy conflict.");
+}
+
+}  // namespace
+}  // namespace koord::extender::testing
