@@ -89,13 +89,16 @@ pass "kube-scheduler started with deploy/scheduler-config/scheduler-config.yaml"
 
 placement='"nodeSelector": {"koord.test/reservation-e2e": "true"},
    "tolerations": [{"key": "kwok.x-k8s.io/node", "operator": "Exists", "effect": "NoSchedule"}]'
-reservation() {  # name app cpu memory extra-spec-fields (JSON members ending in a comma)
+# name app cpu memory [extra spec members, each ending in a comma] [node the template pins]
+reservation() {
+  local pin=""
+  [ -n "${6:-}" ] && pin="\"nodeName\": \"$6\","
   cat <<YAML | kubectl apply -f - >/dev/null
 {"apiVersion": "scheduling.koordinator.sh/v1alpha1", "kind": "Reservation",
  "metadata": {"name": "$1", "labels": {"koord.test/reservation-e2e": "true"}},
- "spec": {$5
+ "spec": {${5:-}
    "owners": [{"labelSelector": {"matchLabels": {"app": "$2"}}}],
-   "template": {"spec": {$placement,
+   "template": {"spec": {$pin $placement,
      "containers": [{"name": "c", "resources": {"requests": {"cpu": "$3", "memory": "$4"}}}]}}}}
 YAML
 }
@@ -121,6 +124,19 @@ bound() { [ -n "$(node_of "$1")" ]; }
 sched_message() { field pod -n "$ns" "$1" -o jsonpath='{.status.conditions[?(@.type=="PodScheduled")].message}'; }
 has_message() { [ -n "$(sched_message "$1")" ]; }
 force_delete() { kubectl delete pod -n "$ns" "$@" --force --grace-period=0 >/dev/null 2>&1 || true; }
+explain() { echo "$1: node '$(node_of "$1")', message '$(sched_message "$1")'"; }
+# expect_on POD NODE WHAT: the pod lands on NODE within 30 s.
+expect_on() {
+  if wait_for 30 bound "$1" && [ "$(node_of "$1")" = "$2" ]; then pass "$3"; else fail "$(explain "$1")"; fi
+}
+# expect_refused POD PATTERN WHAT: the pod's PodScheduled message matches PATTERN within 30 s.
+expect_refused() {
+  if wait_for 30 has_message "$1" && sched_message "$1" | grep -q "$2"; then
+    pass "$3: $(sched_message "$1")"
+  else
+    fail "$(explain "$1")"
+  fi
+}
 
 # A. Expiry frees the capacity.
 reservation r-expiring nobody 6 1Gi '"ttl": "6s",'
@@ -131,11 +147,7 @@ else
 fi
 # Both nodes: r-node-0 has 8 - 6 held, r-node-1 only 4: a 5-CPU pod fits nowhere while it holds.
 pod early other 5
-if wait_for 30 has_message early && sched_message early | grep -q "held by reservations"; then
-  pass "non-owner refused while the reservation holds: $(sched_message early)"
-else
-  fail "early: node '$(node_of early)', message '$(sched_message early)'"
-fi
+expect_refused early "held by reservations" "non-owner refused while the reservation holds"
 force_delete early
 if wait_for 30 phase_is r-expiring Failed; then
   reason="$(field reservation r-expiring -o jsonpath='{.status.conditions[?(@.type=="Ready")].reason}')"
@@ -144,21 +156,11 @@ else
   fail "r-expiring did not expire: $(field reservation r-expiring -o jsonpath='{.status}')"
 fi
 pod late other 5
-if wait_for 30 bound late && [ "$(node_of late)" = r-node-0 ]; then
-  pass "after expiry the same request lands on r-node-0"
-else
-  fail "late: node '$(node_of late)', message '$(sched_message late)'"
-fi
+expect_on late r-node-0 "after expiry the same request lands on r-node-0"
 force_delete late
 
 # B. Reserve 4 CPUs and 8Gi on r-node-0 for app=web; fill the rest; owner vs non-owner.
-cat <<YAML | kubectl apply -f - >/dev/null
-{"apiVersion": "scheduling.koordinator.sh/v1alpha1", "kind": "Reservation",
- "metadata": {"name": "r-web", "labels": {"koord.test/reservation-e2e": "true"}},
- "spec": {"owners": [{"labelSelector": {"matchLabels": {"app": "web"}}}],
-   "template": {"spec": {"nodeName": "r-node-0", $placement,
-     "containers": [{"name": "c", "resources": {"requests": {"cpu": "4", "memory": "8Gi"}}}]}}}}
-YAML
+reservation r-web web 4 8Gi "" r-node-0
 if wait_for 30 phase_is r-web Available &&
    [ "$(field reservation r-web -o jsonpath='{.status.nodeName}')" = r-node-0 ]; then
   pass "r-web Available on r-node-0 (pinned by template.spec.nodeName)"
@@ -175,18 +177,10 @@ else
   fail "fillers not all placed"
 fi
 pod intruder batch 1 r-node-0
-if wait_for 30 has_message intruder && sched_message intruder | grep -q "Insufficient cpu (held by reservations)"; then
-  pass "non-owner refused with a clear reason: $(sched_message intruder)"
-else
-  fail "intruder: node '$(node_of intruder)', message '$(sched_message intruder)'"
-fi
+expect_refused intruder "Insufficient cpu (held by reservations)" "non-owner refused with a clear reason"
 force_delete intruder
 pod web-0 web 3
-if wait_for 30 bound web-0 && [ "$(node_of web-0)" = r-node-0 ]; then
-  pass "owner web-0 landed on the reserved node"
-else
-  fail "web-0: node '$(node_of web-0)', message '$(sched_message web-0)'"
-fi
+expect_on web-0 r-node-0 "owner web-0 landed on the reserved node"
 allocated="$(field pod -n "$ns" web-0 -o jsonpath='{.metadata.annotations.scheduling\.koordinator\.sh/reservation-allocated}')"
 echo "$allocated" | grep -q '"name":"r-web"' && pass "web-0 carries reservation-allocated $allocated" ||
   fail "web-0 reservation-allocated '$allocated'"
@@ -199,38 +193,20 @@ fi
 force_delete fill-big
 
 # C. A reusable reservation keeps its accounting across a koord-extender restart.
-cat <<YAML | kubectl apply -f - >/dev/null
-{"apiVersion": "scheduling.koordinator.sh/v1alpha1", "kind": "Reservation",
- "metadata": {"name": "r-api", "labels": {"koord.test/reservation-e2e": "true"}},
- "spec": {"allocateOnce": false, "owners": [{"labelSelector": {"matchLabels": {"app": "api"}}}],
-   "template": {"spec": {"nodeName": "r-node-1", $placement,
-     "containers": [{"name": "c", "resources": {"requests": {"cpu": "2", "memory": "1Gi"}}}]}}}}
-YAML
+reservation r-api api 2 1Gi '"allocateOnce": false,' r-node-1
 wait_for 30 phase_is r-api Available && pass "r-api Available on r-node-1" ||
   fail "r-api: $(field reservation r-api -o jsonpath='{.status}')"
 pod api-0 api 1
-if wait_for 30 bound api-0 && [ "$(node_of api-0)" = r-node-1 ]; then
-  pass "owner api-0 steered to r-node-1 (r-node-0 had room too)"
-else
-  fail "api-0: node '$(node_of api-0)', message '$(sched_message api-0)'"
-fi
+expect_on api-0 r-node-1 "owner api-0 steered to r-node-1 (r-node-0 and r-node-2 had room too)"
 stop_extender
 pass "koord-extender killed (SIGKILL)"
 start_extender && pass "koord-extender restarted" || fail "koord-extender did not restart"
 # r-node-1: 4 CPUs, api-0 uses 1 of r-api's 2, so 1 stays held: 3 are free for others, 2 for api.
 pod outsider other 3 r-node-1
-if wait_for 30 has_message outsider && sched_message outsider | grep -q "held by reservations"; then
-  pass "after the restart the remainder is still refused to a non-owner: $(sched_message outsider)"
-else
-  fail "outsider: node '$(node_of outsider)', message '$(sched_message outsider)'"
-fi
+expect_refused outsider "held by reservations" "after the restart the remainder is still refused to a non-owner"
 force_delete outsider
 pod api-1 api 1
-if wait_for 30 bound api-1 && [ "$(node_of api-1)" = r-node-1 ]; then
-  pass "after the restart the next owner gets the remainder"
-else
-  fail "api-1: node '$(node_of api-1)', message '$(sched_message api-1)'"
-fi
+expect_on api-1 r-node-1 "after the restart the next owner gets the remainder"
 owners_of() { field reservation r-api -o jsonpath='{.status.currentOwners[*].name}'; }
 two_owners() { [ "$(owners_of)" = "api-0 api-1" ]; }
 if wait_for 30 two_owners && phase_is r-api Available; then
@@ -251,11 +227,7 @@ else
   fail "r-short: $(field reservation r-short -o jsonpath='{.status}')"
 fi
 pod stranger other 1 r-node-2
-if wait_for 30 has_message stranger && sched_message stranger | grep -q "held by reservations"; then
-  pass "short form refused to a pod that does not name it"
-else
-  fail "stranger: node '$(node_of stranger)', message '$(sched_message stranger)'"
-fi
+expect_refused stranger "held by reservations" "short form refused to a pod that does not name it"
 force_delete stranger
 cat <<YAML | kubectl apply -f - >/dev/null
 {"apiVersion": "v1", "kind": "Pod",
