@@ -1,5 +1,6 @@
 // Fake sysfs/procfs trees for the discovery tests: a temporary root, the two real host captures
-// in ../shared/fixtures/hosts/ laid out as the kernel lays them out, and synthetic topologies.
+// in ../shared/fixtures/hosts/ (or the vendored test/testdata/hosts/) laid out as the kernel lays
+// them out, and synthetic topologies.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -52,9 +53,15 @@ class FakeRoot {
   fs::path path_;
 };
 
-// ../shared/fixtures/hosts/<name>, next to the source tree.
+// The capture `name`: ../shared/fixtures/hosts/<name> next to the source tree when the workplace
+// provides it, else the repository's vendored copy test/testdata/hosts/<name> (a fresh clone).
 inline fs::path captureDir(const std::string& name) {
-  return fs::path(KOORD_SOURCE_DIR) / ".." / "shared" / "fixtures" / "hosts" / name;
+  const fs::path shared =
+      fs::path(KOORD_SOURCE_DIR) / ".." / "shared" / "fixtures" / "hosts" / name;
+  std::error_code ec;
+  if (fs::is_directory(shared, ec))
+    return shared;
+  return fs::path(KOORD_SOURCE_DIR) / "test" / "testdata" / "hosts" / name;
 }
 
 inline std::string trimRight(std::string s) {
