@@ -1,0 +1,141 @@
+#include "agent/reporters/node_topology.hpp"
+
+#include <gtest/gtest.h>
+
+#include "koord/api/extension/cpu_topology.hpp"
+#include "koord/api/well_known.hpp"
+
+namespace koord::agent::reporters {
+namespace {
+
+// Two sockets, one NUMA node each, 2 cores x 2 threads per socket: CPUs 0-3 on node 0, 4-7 on 1.
+system::CpuTopology twoSockets() {
+  system::CpuTopology topology;
+  for (int32_t id = 0; id < 8; ++id) {
+    topology.cpus.push_back({id, id / 2, id / 4, id / 4});
+  }
+  topology.sockets = 2;
+  topology.numa_nodes = 2;
+  topology.cores = 4;
+  topology.threads_per_core = 2;
+  return topology;
+}
+
+std::shared_ptr<const api::core::Pod> pod(const std::string& name, const std::string& qos,
+                                          const std::string& cpuset,
+                                          const std::string& phase = "Running") {
+  auto out = std::make_shared<api::core::Pod>();
+  out->metadata.namespace_ = "default";
+  out->metadata.name = name;
+  out->metadata.uid = "uid-" + name;
+  out->metadata.labels[std::string(api::kLabelPodQoS)] = qos;
+  if (!cpuset.empty()) {
+    out->metadata.annotations[std::string(api::kAnnotationResourceStatus)] =
+        R"({"cpuset":")" + cpuset + R"("})";
+  }
+  out->status.phase = phase;
+  return out;
+}
+
+NodeTopologyInputs inputs() {
+  NodeTopologyInputs in;
+  auto node = std::make_shared<api::core::Node>();
+  node->metadata.name = "node-a";
+  node->metadata.uid = "node-uid";
+  in.node = node;
+  in.cpus = twoSockets();
+  in.memory = {{0, 16LL << 30, 8LL << 30}, {1, 16LL << 30, 8LL << 30}};
+  return in;
+}
+
+std::string annotationOf(const api::topology::NodeResourceTopology& nrt, std::string_view key) {
+  auto it = nrt.metadata.annotations.find(std::string(key));
+  return it == nrt.metadata.annotations.end() ? "<absent>" : it->second;
+}
+
+TEST(NodeTopology, ZonePerNumaNodeWithCpuAndMemory) {
+  auto nrt = buildNodeResourceTopology(inputs());
+  EXPECT_EQ(nrt.metadata.name, "node-a");
+  EXPECT_EQ(nrt.metadata.labels.at("app.kubernetes.io/managed-by"), "Koordinator");
+  ASSERT_EQ(nrt.metadata.ownerReferences.size(), 1U);
+  EXPECT_EQ(nrt.metadata.ownerReferences[0].kind, "Node");
+  EXPECT_EQ(nrt.metadata.ownerReferences[0].uid, "node-uid");
+  EXPECT_EQ(nrt.topologyPolicies, std::vector<std::string>{"None"});
+  ASSERT_EQ(nrt.zones.size(), 2U);
+  EXPECT_EQ(nrt.zones[1].name, "node-1");
+  EXPECT_EQ(nrt.zones[1].type, "Node");
+  ASSERT_EQ(nrt.zones[1].resources.size(), 2U);
+  EXPECT_EQ(nrt.zones[1].resources[0].name, "cpu");
+  EXPECT_EQ(nrt.zones[1].resources[0].capacity.toString(), "4");
+  EXPECT_EQ(nrt.zones[1].resources[1].name, "memory");
+  EXPECT_EQ(nrt.zones[1].resources[1].allocatable.toString(), "16Gi");
+}
+
+TEST(NodeTopology, CpuTopologyAnnotationListsEveryCpu) {
+  auto nrt = buildNodeResourceTopology(inputs());
+  auto parsed =
+      api::extension::parseCPUTopology(annotationOf(nrt, api::kAnnotationNodeCPUTopology));
+  ASSERT_TRUE(parsed.ok());
+  ASSERT_EQ(parsed->detail.size(), 8U);
+  EXPECT_EQ(parsed->detail[5].core, 2);
+  EXPECT_EQ(parsed->detail[5].socket, 1);
+  EXPECT_EQ(parsed->detail[5].node, 1);
+}
+
+TEST(NodeTopology, SharedPoolsLeaveOutExclusiveCpus) {
+  NodeTopologyInputs in = inputs();
+  in.pods = {pod("lse", "LSE", "0-1"), pod("lsr", "LSR", "4-5"), pod("ls", "LS", ""),
+             pod("done", "LSR", "2-3", "Succeeded")};
+  auto node = std::make_shared<api::core::Node>(*in.node);
+  node->metadata.annotations[std::string(api::kAnnotationNodeReservation)] =
+      R"({"reservedCPUs":"7"})";
+  in.node = node;
+  auto nrt = buildNodeResourceTopology(in);
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeCPUSharedPools),
+            R"([{"cpuset":"2-3","node":0,"socket":0},{"cpuset":"6","node":1,"socket":1}])");
+  // BE pods share the LSR pod's CPUs, not the LSE pod's nor the reserved one.
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeBECPUSharedPools),
+            R"([{"cpuset":"2-3","node":0,"socket":0},{"cpuset":"4-6","node":1,"socket":1}])");
+  auto allocs = api::extension::parsePodCPUAllocs(annotationOf(nrt, api::kAnnotationNodeCPUAllocs));
+  ASSERT_TRUE(allocs.ok());
+  ASSERT_EQ(allocs->size(), 2U);
+  EXPECT_EQ((*allocs)[0].name, "lse");
+  EXPECT_EQ((*allocs)[0].cpuset, "0-1");
+  EXPECT_FALSE((*allocs)[0].managedByKubelet);
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeReservation), R"({"reservedCPUs":"7"})");
+}
+
+TEST(NodeTopology, KubeletPinnedPodsAreReportedAndLeftOutOfTheSharedPool) {
+  NodeTopologyInputs in = inputs();
+  in.pods = {pod("guaranteed", "", "")};
+  KubeletCpuState state;
+  state.policy_name = "static";
+  state.entries["uid-guaranteed"]["app"] = cpuset::CpuSet::range(2, 3);
+  state.entries["uid-gone"]["app"] = cpuset::CpuSet::range(6, 6);
+  in.kubelet_state = state;
+  in.kubelet_config.cpu_manager_policy_options["full-pcpus-only"] = "true";
+  in.kubelet_config.reserved_system_cpus = "0";
+  auto nrt = buildNodeResourceTopology(in);
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeCPUAllocs),
+            R"([{"cpuset":"2-3","managedByKubelet":true,"name":"guaranteed",)"
+            R"("namespace":"default","uid":"uid-guaranteed"}])");
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeCPUSharedPools),
+            R"([{"cpuset":"0-1","node":0,"socket":0},{"cpuset":"4-5,7","node":1,"socket":1}])");
+  auto policy = api::extension::parseKubeletCPUManagerPolicy(
+      annotationOf(nrt, api::kAnnotationKubeletCPUManagerPolicy));
+  ASSERT_TRUE(policy.ok());
+  EXPECT_EQ(policy->policy, "static");
+  EXPECT_EQ(policy->options.at("full-pcpus-only"), "true");
+  EXPECT_EQ(policy->reservedCPUs, "0");
+}
+
+TEST(NodeTopology, TopologyPolicyFollowsTheKubelet) {
+  NodeTopologyInputs in = inputs();
+  in.kubelet_config.topology_manager_policy = "restricted";
+  in.kubelet_config.topology_manager_scope = "pod";
+  EXPECT_EQ(buildNodeResourceTopology(in).topologyPolicies,
+            std::vector<std::string>{"RestrictedPodLevel"});
+}
+
+}  // namespace
+}  // namespace koord::agent::reporters
