@@ -56,11 +56,11 @@ class FakeRoot {
 // The capture `name`: ../shared/fixtures/hosts/<name> next to the source tree when the workplace
 // provides it, else the repository's vendored copy test/testdata/hosts/<name> (a fresh clone).
 inline fs::path captureDir(const std::string& name) {
-  const fs::path shared =
-      fs::path(KOORD_SOURCE_DIR) / ".." / "shared" / "fixtures" / "hosts" / name;
+  fs::path shared = fs::path(KOORD_SOURCE_DIR) / ".." / "shared" / "fixtures" / "hosts" / name;
   std::error_code ec;
-  if (fs::is_directory(shared, ec))
+  if (fs::is_directory(shared, ec)) {
     return shared;
+  }
   return fs::path(KOORD_SOURCE_DIR) / "test" / "testdata" / "hosts" / name;
 }
 
