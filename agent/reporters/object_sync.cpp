@@ -121,4 +121,42 @@ Result<SyncOutcome> syncDevice(k8s::Client& client, const api::scheduling::Devic
       });
 }
 
+Result<SyncOutcome> syncNodeMetricStatus(k8s::Client& client, const api::core::ObjectMeta& node,
+                                         const api::slo::NodeMetricStatus& status) {
+  SyncOutcome outcome = SyncOutcome::Updated;
+  Result<api::slo::NodeMetric> current =
+      k8s::getAs<api::slo::NodeMetric>(client, k8s::kNodeMetrics, "", node.name);
+  if (!current.ok()) {
+    if (!k8s::isNotFound(current.status())) {
+      return current.status().withPrefix("failed to get NodeMetric '" + node.name + "'");
+    }
+    api::slo::NodeMetric fresh;
+    fresh.apiVersion = "slo.koordinator.sh/v1alpha1";
+    fresh.kind = "NodeMetric";
+    fresh.metadata.name = node.name;
+    api::core::OwnerReference owner;
+    owner.apiVersion = "v1";
+    owner.kind = "Node";
+    owner.name = node.name;
+    owner.uid = node.uid;
+    fresh.metadata.ownerReferences.push_back(std::move(owner));
+    Result<api::Json> created = client.create(k8s::kNodeMetrics, "", toJson(fresh));
+    if (!created.ok()) {
+      return created.status().withPrefix("failed to create NodeMetric '" + node.name + "'");
+    }
+    current = k8s::decodeObject<api::slo::NodeMetric>(std::move(*created));
+    if (!current.ok()) {
+      return current.status().withPrefix("failed to decode NodeMetric '" + node.name + "'");
+    }
+    outcome = SyncOutcome::Created;
+  }
+  api::slo::NodeMetric updated = std::move(*current);
+  updated.status = status;
+  Result<api::Json> written = client.updateStatus(k8s::kNodeMetrics, "", toJson(updated));
+  if (!written.ok()) {
+    return written.status().withPrefix("failed to update NodeMetric '" + node.name + "' status");
+  }
+  return outcome;
+}
+
 }  // namespace koord::agent::reporters

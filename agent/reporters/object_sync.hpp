@@ -8,6 +8,7 @@
 #pragma once
 
 #include "koord/api/scheduling/device.hpp"
+#include "koord/api/slo/node_metric.hpp"
 #include "koord/api/topology/node_resource_topology.hpp"
 #include "koord/common/status.hpp"
 #include "koord/k8s/client.hpp"
@@ -26,5 +27,12 @@ enum class SyncOutcome { Created, Updated, Unchanged };
 // The agent owns the Device's spec.devices, its labels and its owner reference.
 [[nodiscard]] Result<SyncOutcome> syncDevice(k8s::Client& client,
                                              const api::scheduling::Device& desired);
+
+// Writes `status` into the node's NodeMetric through the status subresource, creating the
+// NodeMetric first when it does not exist (owned by the Node; spec left to koord-manager, which
+// fills metricCollectPolicy). Always writes: the status carries a new updateTime each report.
+[[nodiscard]] Result<SyncOutcome> syncNodeMetricStatus(k8s::Client& client,
+                                                       const api::core::ObjectMeta& node,
+                                                       const api::slo::NodeMetricStatus& status);
 
 }  // namespace koord::agent::reporters

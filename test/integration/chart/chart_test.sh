@@ -3,7 +3,9 @@
 # CRDs, the namespace, the four koord PriorityClasses with Koordinator's values and kube-scheduler's
 # configuration verbatim from deploy/scheduler-config/; the whole output is accepted by
 # `kubectl apply --dry-run=server`; and the ServiceAccount's RBAC, applied for real, allows what
-# kube-scheduler and koord-extender do and refuses what they do not need.
+# kube-scheduler and koord-extender do and refuses what they do not need. koord-agent's DaemonSet
+# follows its values (agent.*), its RBAC allows what the agent does and no more, and it rolls out
+# one Running pod on every selected (kwok) node, tainted ones included.
 # Environment: KOORD_TEST_CLUSTER_DIR, KOORD_SOURCE_DIR.
 set -euo pipefail
 : "${KOORD_TEST_CLUSTER_DIR:?}" "${KOORD_SOURCE_DIR:?}"
@@ -16,7 +18,13 @@ chart="$KOORD_SOURCE_DIR/charts/koordinator"
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 pass() { echo "ok: $*"; }
+cluster_sh="$KOORD_SOURCE_DIR/test/controlplane/cluster.sh"
+agent_nodes=(chart-agent-0 chart-agent-1)
+scheduler_started=0
 cleanup() {
+  kubectl delete daemonset koord-agent -n koordinator-system --ignore-not-found --wait=false >/dev/null 2>&1 || true
+  kubectl delete node "${agent_nodes[@]}" --ignore-not-found >/dev/null 2>&1 || true
+  [ "$scheduler_started" -eq 0 ] || bash "$cluster_sh" stop-scheduler "$KOORD_TEST_CLUSTER_DIR" >/dev/null 2>&1 || true
   kubectl delete -f "$work/rbac.yaml" --ignore-not-found >/dev/null 2>&1 || true
   rm -rf "$work"
 }
@@ -60,11 +68,97 @@ with open(f"{work}/extender-config.yaml", "w") as f:
 sys.exit(0 if ok else 1)
 PY
 
+# koord-agent with the default values (in all.yaml) and with every agent value changed.
+helm template koord "$chart" --set agent.privileged=false --set agent.cgroupDriver=systemd \
+  --set agent.listenPort=9400 --set agent.logLevel=debug --set agent.image.repository=example.test/agent \
+  --set agent.image.tag=v9 --set agent.image.pullPolicy=Always \
+  --set-json 'agent.resources={"requests":{"cpu":"50m","memory":"16Mi"},"limits":{"memory":"64Mi"}}' \
+  --set-json 'agent.nodeSelector={"koord.test/chart-agent":"true"}' \
+  --set-json 'agent.tolerations=[{"key":"dedicated","operator":"Equal","value":"x","effect":"NoSchedule"}]' \
+  > "$work/agent-custom.yaml" 2>/dev/null
+helm template koord "$chart" --set agent.enabled=false > "$work/agent-disabled.yaml" 2>/dev/null
+"$py" - "$work" <<'PY' && pass "koord-agent objects follow agent.* values" || fail "koord-agent objects"
+import sys, yaml
+work = sys.argv[1]
+ok = True
+def check(cond, what):
+    global ok
+    if not cond:
+        print("  not so:", what); ok = False
+def load(name):
+    return [d for d in yaml.safe_load_all(open(f"{work}/{name}")) if d]
+def agent_ds(docs):
+    ds = [d for d in docs if d["kind"] == "DaemonSet" and d["metadata"]["name"] == "koord-agent"]
+    return ds[0] if len(ds) == 1 else None
+
+docs = load("all.yaml")
+ds = agent_ds(docs)
+check(ds is not None, "one DaemonSet koord-agent")
+if ds:
+    check(ds["metadata"]["namespace"] == "koordinator-system", "namespace")
+    check(ds["spec"]["updateStrategy"] == {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "20%"}},
+          f"update strategy {ds['spec']['updateStrategy']}")
+    spec = ds["spec"]["template"]["spec"]
+    check(spec["serviceAccountName"] == "koord-agent", "service account koord-agent")
+    check(spec.get("hostPID") is True and spec.get("hostNetwork") is True, "hostPID and hostNetwork")
+    check(spec["priorityClassName"] == "system-node-critical", "priority class")
+    check(spec.get("tolerations") == [{"operator": "Exists"}], f"tolerates every taint: {spec.get('tolerations')}")
+    check("nodeSelector" not in spec, "no node selector")
+    (c,) = spec["containers"]
+    check(c["image"] == "ghcr.io/koord/koord-agent:0.1.0", f"image {c['image']} (the chart's appVersion)")
+    check(c["command"] == ["koord-agent", "--node-name=$(NODE_NAME)", "--host-root=/host",
+                           "--kubelet-root-dir=/host/var/lib/kubelet", "--cgroup-driver=",
+                           "--listen-address=127.0.0.1:9316", "--log-level=info"], f"command {c['command']}")
+    check(c["env"] == [{"name": "NODE_NAME", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}}], "NODE_NAME env")
+    check(c["livenessProbe"]["httpGet"] == {"host": "127.0.0.1", "path": "/healthz", "port": 9316}, "liveness probe")
+    check(c["resources"] == {"requests": {"cpu": "100m", "memory": "32Mi"}, "limits": {"memory": "128Mi"}},
+          f"resources {c['resources']}")
+    check(c["securityContext"].get("privileged") is True, "privileged")
+    vols = {v["name"]: v["hostPath"]["path"] for v in spec["volumes"]}
+    mounts = {m["mountPath"]: (vols[m["name"]], m.get("readOnly", False)) for m in c["volumeMounts"]}
+    check(mounts == {"/host/proc": ("/proc", True), "/host/sys": ("/sys", False),
+                     "/host/var/lib/kubelet": ("/var/lib/kubelet", True)}, f"host mounts {mounts}")
+
+ds = agent_ds(load("agent-custom.yaml"))
+check(ds is not None, "DaemonSet with custom values")
+if ds:
+    spec = ds["spec"]["template"]["spec"]
+    (c,) = spec["containers"]
+    check(c["image"] == "example.test/agent:v9" and c["imagePullPolicy"] == "Always", f"image {c['image']}")
+    check("--cgroup-driver=systemd" in c["command"] and "--listen-address=127.0.0.1:9400" in c["command"]
+          and "--log-level=debug" in c["command"], f"command {c['command']}")
+    check(c["livenessProbe"]["httpGet"]["port"] == 9400 and c["ports"][0]["containerPort"] == 9400, "port 9400")
+    sc = c["securityContext"]
+    check(sc.get("privileged") is False and sc.get("capabilities") == {"drop": ["ALL"], "add": ["SYS_ADMIN"]},
+          f"unprivileged security context {sc}")
+    check(c["resources"]["limits"] == {"memory": "64Mi"}, "resources")
+    check(spec["nodeSelector"] == {"koord.test/chart-agent": "true"}, "node selector")
+    check(spec["tolerations"][0]["key"] == "dedicated" and len(spec["tolerations"]) == 1, "tolerations")
+with open(f"{work}/agent-unprivileged.yaml", "w") as f:
+    yaml.safe_dump(ds, f)
+
+off = [(d["kind"], d["metadata"]["name"]) for d in load("agent-disabled.yaml") if "koord-agent" in d["metadata"]["name"]]
+check(off == [], f"agent.enabled=false renders no agent objects: {off}")
+sys.exit(0 if ok else 1)
+PY
+if helm template koord "$chart" --set agent.cgroupDriver=cgroup > /dev/null 2> "$work/bad-driver.txt"; then
+  fail "agent.cgroupDriver=cgroup should not render"
+else
+  grep -q 'agent.cgroupDriver must be' "$work/bad-driver.txt" && pass "agent.cgroupDriver=cgroup refused" ||
+    { cat "$work/bad-driver.txt"; fail "agent.cgroupDriver=cgroup: message"; }
+fi
+
 kubectl get namespace koordinator-system >/dev/null 2>&1 || kubectl create namespace koordinator-system >/dev/null
 if kubectl apply --dry-run=server -f "$work/all.yaml" > "$work/dry-run.txt" 2>&1; then
   pass "kubectl apply --dry-run=server accepts all $(grep -c 'server dry run' "$work/dry-run.txt") objects"
 else
   cat "$work/dry-run.txt"; fail "kubectl apply --dry-run=server"
+fi
+# The unprivileged variant (SYS_ADMIN only) passes the apiserver's pod validation too.
+if kubectl apply --dry-run=server -f "$work/agent-unprivileged.yaml" > "$work/dry-run-agent.txt" 2>&1; then
+  pass "kubectl apply --dry-run=server accepts the unprivileged koord-agent DaemonSet"
+else
+  cat "$work/dry-run-agent.txt"; fail "kubectl apply --dry-run=server: unprivileged koord-agent"
 fi
 
 kubectl apply -f "$work/rbac.yaml" >/dev/null
@@ -89,6 +183,64 @@ for refused in "delete nodes" "update deployments.apps" "create pods" "update no
   # shellcheck disable=SC2086
   [ "$(can $refused)" = no ] && pass "refused: $refused" || fail "should be refused: $refused"
 done
+
+# koord-agent: reads nodes, pods and NodeSLOs; reports NodeMetric (and its status),
+# NodeResourceTopology and Device; evicts through the Eviction API; writes core Events.
+sa=system:serviceaccount:koordinator-system:koord-agent
+for allowed in "get nodes" "list nodes" "watch nodes" "get pods" "list pods" "watch pods" \
+               "create pods --subresource=eviction" "create events" "patch events -n default" \
+               "list nodeslos.slo.koordinator.sh" "watch nodeslos.slo.koordinator.sh" \
+               "get nodemetrics.slo.koordinator.sh" "watch nodemetrics.slo.koordinator.sh" \
+               "create nodemetrics.slo.koordinator.sh" "update nodemetrics.slo.koordinator.sh" \
+               "update nodemetrics.slo.koordinator.sh --subresource=status" \
+               "list noderesourcetopologies.topology.node.k8s.io" \
+               "create noderesourcetopologies.topology.node.k8s.io" \
+               "update noderesourcetopologies.topology.node.k8s.io" \
+               "watch devices.scheduling.koordinator.sh" "create devices.scheduling.koordinator.sh" \
+               "update devices.scheduling.koordinator.sh"; do
+  # shellcheck disable=SC2086
+  [ "$(can $allowed)" = yes ] && pass "agent allowed: $allowed" || fail "agent should be allowed: $allowed"
+done
+for refused in "delete pods" "update pods" "patch pods" "create pods" "create pods --subresource=binding" \
+               "update nodes" "patch nodes" "update nodes --subresource=status" "delete nodes" \
+               "delete nodemetrics.slo.koordinator.sh" "update nodeslos.slo.koordinator.sh" \
+               "delete noderesourcetopologies.topology.node.k8s.io" "delete devices.scheduling.koordinator.sh" \
+               "list reservations.scheduling.koordinator.sh" "delete events" "list secrets" \
+               "list configmaps" "update leases.coordination.k8s.io/koord-scheduler -n koordinator-system"; do
+  # shellcheck disable=SC2086
+  [ "$(can $refused)" = no ] && pass "agent refused: $refused" || fail "agent should be refused: $refused"
+done
+
+# The DaemonSet for real, on two kwok nodes (one with an extra NoExecute taint) picked by
+# agent.nodeSelector: kube-controller-manager makes a pod for each, kube-scheduler places them
+# (system-node-critical, the host port) and kwok runs them.
+for node in "${agent_nodes[@]}"; do
+  taints='{"key": "kwok.x-k8s.io/node", "value": "fake", "effect": "NoSchedule"}'
+  [ "$node" = chart-agent-1 ] && taints="$taints, {\"key\": \"dedicated\", \"value\": \"gpu\", \"effect\": \"NoExecute\"}"
+  cat <<YAML | kubectl apply -f - >/dev/null
+{"apiVersion": "v1", "kind": "Node",
+ "metadata": {"name": "$node", "labels": {"koord.test/chart-agent": "true"},
+   "annotations": {"kwok.x-k8s.io/node": "fake"}},
+ "spec": {"taints": [$taints]},
+ "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"},
+            "capacity": {"cpu": "4", "memory": "8Gi", "pods": "110"}}}
+YAML
+done
+printf '%s\n' "apiVersion: kubescheduler.config.k8s.io/v1" "kind: KubeSchedulerConfiguration" \
+  "clientConnection:" "  kubeconfig: @KUBECONFIG@" "leaderElection:" "  leaderElect: false" > "$work/scheduler.yaml"
+scheduler_started=1
+bash "$cluster_sh" start-scheduler "$KOORD_TEST_CLUSTER_DIR" "$work/scheduler.yaml" >/dev/null
+helm template koord "$chart" --show-only templates/agent-daemonset.yaml \
+  --set-json 'agent.nodeSelector={"koord.test/chart-agent":"true"}' 2>/dev/null | kubectl apply -f - >/dev/null
+if kubectl rollout status daemonset/koord-agent -n koordinator-system --timeout=90s >/dev/null 2>&1; then
+  on="$(kubectl get pods -n koordinator-system -l app.kubernetes.io/name=koord-agent \
+        -o jsonpath='{range .items[*]}{.spec.nodeName}={.status.phase}{"\n"}{end}' | sort | tr '\n' ' ')"
+  [ "$on" = "chart-agent-0=Running chart-agent-1=Running " ] && pass "koord-agent runs on both nodes: $on" ||
+    fail "koord-agent pods: $on"
+else
+  kubectl get daemonset,pods -n koordinator-system -o wide
+  fail "koord-agent DaemonSet did not roll out"
+fi
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "chart: all checks passed"

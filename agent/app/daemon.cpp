@@ -1,0 +1,489 @@
+#include "agent/app/daemon.hpp"
+
+#include <sys/resource.h>
+#include <time.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+#include <unordered_set>
+
+#include "agent/devices/dlopen_nvml.hpp"
+#include "agent/devices/gpu_discovery.hpp"
+#include "agent/metriccache/metric_cache.hpp"
+#include "agent/metricsadvisor/cgroup_reader.hpp"
+#include "agent/metricsadvisor/metrics_advisor.hpp"
+#include "agent/reporters/device_report.hpp"
+#include "agent/reporters/kubelet_state.hpp"
+#include "agent/reporters/node_metric.hpp"
+#include "agent/reporters/node_topology.hpp"
+#include "agent/reporters/object_sync.hpp"
+#include "agent/resourceexecutor/cgroup_paths.hpp"
+#include "agent/resourceexecutor/cgroup_resource_executor.hpp"
+#include "agent/runtimehooks/reconciler.hpp"
+#include "agent/statesinformer/kube_states_informer.hpp"
+#include "agent/system/cgroup_layout.hpp"
+#include "agent/system/cpu_topology.hpp"
+#include "agent/system/numa_memory.hpp"
+#include "koord/api/extension/cpu_topology.hpp"
+#include "koord/api/well_known.hpp"
+#include "koord/common/clock.hpp"
+#include "koord/http/server.hpp"
+#include "koord/k8s/client.hpp"
+#include "koord/k8s/config.hpp"
+#include "koord/k8s/rest_client.hpp"
+#include "koord/k8s/shared_informer_factory.hpp"
+#include "koord/metrics/exposer.hpp"
+#include "koord/metrics/registry.hpp"
+
+namespace koord::agent::app {
+
+namespace {
+
+using Millis = std::chrono::milliseconds;
+constexpr Millis kMinBackoff{1000};
+constexpr Millis kMaxBackoff{300000};
+constexpr Millis kStopGrace{2000};
+
+// What discovery found at start.
+struct Host {
+  system::CpuTopology cpus;
+  std::vector<system::NumaMemory> memory;
+  system::CgroupLayout layout;
+  std::unique_ptr<devices::Nvml> nvml;  // null: no NVML on this node
+};
+
+Result<Host> discover(const DaemonOptions& options, const log::Logger& logger) {
+  Host host;
+  const std::filesystem::path root = options.paths.sys_root.parent_path();
+  KOORD_ASSIGN_OR_RETURN(host.cpus, system::discoverCpuTopology(root));
+  KOORD_ASSIGN_OR_RETURN(host.memory, system::discoverNumaMemory(root));
+  system::CgroupLayoutOptions layout_options;
+  layout_options.driver = options.cgroup_driver;
+  layout_options.cgroup_root = options.kubelet_cgroup_root;
+  layout_options.kubelet_config = options.kubelet_config.empty()
+                                      ? options.kubelet_root_dir / "config.yaml"
+                                      : options.kubelet_config;
+  KOORD_ASSIGN_OR_RETURN(host.layout, system::discoverCgroupLayout(options.paths, layout_options));
+  Result<std::unique_ptr<devices::Nvml>> nvml = devices::DlopenNvml::create(options.nvml_library);
+  if (nvml.ok()) {
+    host.nvml = std::move(*nvml);
+  } else {
+    logger.info("no NVML library: no GPUs reported", {{"reason", nvml.status().message()}});
+  }
+  logger.info("discovered the host", {{"cpus", host.cpus.cpus.size()},
+                                      {"numaNodes", host.cpus.numa_nodes},
+                                      {"cgroup", system::toString(host.layout.version)},
+                                      {"driver", system::toString(host.layout.driver)},
+                                      {"kubepods", host.layout.kubepods.string()},
+                                      {"cfsBurst", host.layout.cfs_burst}});
+  return host;
+}
+
+// Exponential backoff for one kind of report.
+class Backoff {
+ public:
+  [[nodiscard]] bool ready(Clock::TimePoint now) const { return now >= next_; }
+  void failed(Clock::TimePoint now) {
+    delay_ = delay_.count() == 0 ? kMinBackoff : std::min(delay_ * 2, kMaxBackoff);
+    next_ = now + delay_;
+  }
+  void succeeded() { delay_ = Millis(0); }
+
+ private:
+  Millis delay_{0};
+  Clock::TimePoint next_{};
+};
+
+class Daemon {
+ public:
+  Daemon(const DaemonOptions& options, const log::Logger& logger, Host host, k8s::Client& client,
+         statesinformer::StatesInformer& states, metrics::MetricsRegistry& registry)
+      : options_(options),
+        logger_(logger),
+        host_(std::move(host)),
+        client_(client),
+        states_(states),
+        registry_(registry),
+        naming_{host_.layout.driver, host_.layout.cgroup_root},
+        cache_(std::make_shared<metriccache::MetricCache>()) {}
+
+  Status init() {
+    advisor_ = std::make_unique<metricsadvisor::MetricsAdvisor>(
+        options_.paths, metricsadvisor::newCgroupReader(options_.paths, host_.layout.version),
+        [this] { return podCgroups(); }, cache_);
+    resourceexecutor::ResourceExecutorOptions executor_options;
+    executor_options.kubepods_dir = host_.layout.kubepods;
+    executor_options.cache_max_age = std::chrono::minutes(10);
+    KOORD_ASSIGN_OR_RETURN(
+        executor_, resourceexecutor::CgroupResourceExecutor::create(
+                       resourceexecutor::newCgroupWriter(host_.layout.version, options_.paths),
+                       clock_, std::move(executor_options), &logger_, &registry_));
+    reconciler_ = std::make_unique<runtimehooks::Reconciler>(*executor_, logger_);
+    KOORD_ASSIGN_OR_RETURN(
+        auto reports,
+        registry_.counterFamily("koord_agent_reports_total", "Reports written to the API server.",
+                                {"object", "result"}));
+    reports_ = reports;
+    KOORD_ASSIGN_OR_RETURN(collect_seconds_,
+                           registry_.histogram("koord_agent_collect_duration_seconds",
+                                               "CPU time of one metric collection cycle.",
+                                               {0.0005, 0.001, 0.002, 0.005, 0.01, 0.05}));
+    KOORD_ASSIGN_OR_RETURN(rss_bytes_, registry_.gauge("koord_agent_resident_memory_bytes",
+                                                       "Resident memory of koord-agent."));
+    states_.onChange([this](statesinformer::StateKind kind) {
+      if (kind == statesinformer::StateKind::Pods || kind == statesinformer::StateKind::Node) {
+        dirty_ = true;
+        wake();
+      }
+    });
+    return Status::ok();
+  }
+
+  void start() {
+    thread_ = std::thread([this] { loop(); });
+  }
+
+  void stop() {
+    {
+      std::lock_guard lock(mu_);
+      stopping_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) {
+      thread_.join();
+    }
+  }
+
+  [[nodiscard]] bool healthy() const {
+    const auto last = last_cycle_.load();
+    return last != 0 && clock_.now().time_since_epoch().count() - last <
+                            std::chrono::duration_cast<Clock::Duration>(
+                                options_.collect_interval * 10 + std::chrono::seconds(30))
+                                .count();
+  }
+
+ private:
+  void wake() { cv_.notify_all(); }
+
+  void loop() {
+    Clock::TimePoint next_report{};
+    Clock::TimePoint next_metric{};
+    Clock::TimePoint next_reconcile{};
+    while (true) {
+      const Clock::TimePoint now = clock_.now();
+      collect();
+      last_cycle_ = now.time_since_epoch().count();
+      if (states_.hasSynced()) {
+        const bool changed = dirty_.exchange(false);
+        if ((changed || now >= next_report) && topology_backoff_.ready(now)) {
+          reportTopology(now);
+          next_report = now + options_.report_interval;
+        }
+        if (now >= next_metric && metric_backoff_.ready(now)) {
+          reportNodeMetric(now);
+          next_metric = now + reporters::effectivePolicy(metricSpec()).report_interval;
+        }
+        if (options_.reconciler && (changed || now >= next_reconcile)) {
+          reconcile();
+          next_reconcile = now + options_.reconcile_interval;
+        }
+      }
+      std::unique_lock lock(mu_);
+      if (cv_.wait_for(lock, options_.collect_interval,
+                       [this] { return stopping_ || dirty_.load(); }) &&
+          stopping_) {
+        return;
+      }
+    }
+  }
+
+  std::shared_ptr<const std::vector<metricsadvisor::PodCgroup>> podCgroups() const {
+    auto out = std::make_shared<std::vector<metricsadvisor::PodCgroup>>();
+    for (const auto& pod : states_.pods()) {
+      if (pod->status.phase == "Succeeded" || pod->status.phase == "Failed") {
+        continue;
+      }
+      auto qos = resourceexecutor::parseKubeQosClass(pod->status.qosClass);
+      if (!qos.ok()) {
+        continue;
+      }
+      auto dir = resourceexecutor::podDir(naming_, *qos, pod->metadata.uid);
+      if (!dir.ok()) {
+        continue;
+      }
+      metricsadvisor::PodCgroup entry;
+      entry.uid = pod->metadata.uid;
+      entry.pod_namespace = pod->metadata.namespace_;
+      entry.name = pod->metadata.name;
+      entry.cgroup_dir = dir->string();
+      const api::Json& statuses = pod->status.containerStatuses;
+      if (statuses.is_array()) {
+        for (const api::Json& status : statuses) {
+          const std::string id = status.value("containerID", "");
+          if (id.empty()) {
+            continue;
+          }
+          auto container_dir = resourceexecutor::containerDir(naming_, *qos, pod->metadata.uid, id);
+          if (!container_dir.ok()) {
+            continue;
+          }
+          const size_t scheme = id.find("://");
+          entry.containers.push_back({scheme == std::string::npos ? id : id.substr(scheme + 3),
+                                      status.value("name", ""), container_dir->string()});
+        }
+      }
+      out->push_back(std::move(entry));
+    }
+    return out;
+  }
+
+  void collect() {
+    timespec before{};
+    timespec after{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &before);
+    metricsadvisor::CollectStats stats = advisor_->collect(std::chrono::system_clock::now());
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &after);
+    collect_seconds_.observe(static_cast<double>(after.tv_sec - before.tv_sec) +
+                             static_cast<double>(after.tv_nsec - before.tv_nsec) / 1e9);
+    if (!stats.last_error.isOk()) {
+      logger_.debug("some metrics were not collected", {{"error", stats.last_error}});
+    }
+    rss_bytes_.set(static_cast<double>(currentRss()));
+  }
+
+  // VmRSS of this process in bytes (0 when /proc/self/status cannot be read).
+  static int64_t currentRss() {
+    FILE* file = std::fopen("/proc/self/status", "r");
+    if (file == nullptr) {
+      return 0;
+    }
+    char line[256];
+    int64_t kib = 0;
+    while (std::fgets(line, sizeof(line), file) != nullptr) {
+      if (std::sscanf(line, "VmRSS: %ld kB", &kib) == 1) {
+        break;
+      }
+    }
+    std::fclose(file);
+    return kib * 1024;
+  }
+
+  api::slo::NodeMetricSpec metricSpec() const {
+    auto metric = states_.nodeMetric();
+    return metric ? metric->spec : api::slo::NodeMetricSpec{};
+  }
+
+  void count(const char* object, const Result<reporters::SyncOutcome>& outcome) {
+    const char* result = !outcome.ok()                                 ? "failed"
+                         : *outcome == reporters::SyncOutcome::Created ? "created"
+                         : *outcome == reporters::SyncOutcome::Updated ? "updated"
+                                                                       : "unchanged";
+    auto counter = reports_.withLabels({object, result});
+    if (counter.ok()) {
+      counter->inc();
+    }
+  }
+
+  reporters::NodeTopologyInputs topologyInputs(std::shared_ptr<const api::core::Node> node) const {
+    reporters::NodeTopologyInputs in;
+    in.node = std::move(node);
+    in.cpus = host_.cpus;
+    in.memory = host_.memory;
+    in.pods = states_.pods();
+    auto state = reporters::readKubeletCpuState(options_.kubelet_root_dir / "cpu_manager_state");
+    if (state.ok()) {
+      in.kubelet_state = *state;
+    } else {
+      logger_.warn("cannot read the kubelet's CPU manager state", {{"error", state.status()}});
+    }
+    auto config = reporters::readKubeletConfig(options_.kubelet_config.empty()
+                                                   ? options_.kubelet_root_dir / "config.yaml"
+                                                   : options_.kubelet_config);
+    if (config.ok()) {
+      in.kubelet_config = *config;
+    }
+    return in;
+  }
+
+  void reportTopology(Clock::TimePoint now) {
+    auto node = states_.node();
+    if (node == nullptr) {
+      logger_.warn("the Node is not in the cache yet", {{"node", options_.node_name}});
+      return;
+    }
+    auto nrt = reporters::buildNodeResourceTopology(topologyInputs(node));
+    shared_pool_ = poolCpus(nrt, api::kAnnotationNodeCPUSharedPools);
+    be_pool_ = poolCpus(nrt, api::kAnnotationNodeBECPUSharedPools);
+    auto topology = reporters::syncNodeResourceTopology(client_, nrt);
+    count("NodeResourceTopology", topology);
+    Result<reporters::SyncOutcome> device = reporters::SyncOutcome::Unchanged;
+    if (host_.nvml != nullptr) {
+      auto gpus = devices::discoverGpus(host_.nvml.get(), options_.paths);
+      if (gpus.ok()) {
+        device = reporters::syncDevice(client_, reporters::buildDevice(*node, *gpus, host_.cpus));
+        count("Device", device);
+      } else {
+        logger_.warn("GPU discovery failed", {{"error", gpus.status()}});
+      }
+    }
+    for (const auto* result : {&topology, &device}) {
+      if (!result->ok()) {
+        logger_.warn("report failed; retrying with backoff", {{"error", result->status()}});
+        topology_backoff_.failed(now);
+        return;
+      }
+    }
+    topology_backoff_.succeeded();
+  }
+
+  static cpuset::CpuSet poolCpus(const api::topology::NodeResourceTopology& nrt,
+                                 std::string_view key) {
+    cpuset::CpuSet out;
+    auto it = nrt.metadata.annotations.find(std::string(key));
+    if (it == nrt.metadata.annotations.end()) {
+      return out;
+    }
+    auto pools = api::extension::parseCPUSharedPools(it->second);
+    if (!pools.ok()) {
+      return out;
+    }
+    for (const auto& pool : *pools) {
+      out = out.unionWith(cpuset::CpuSet::parse(pool.cpuset).valueOr({}));
+    }
+    return out;
+  }
+
+  void reportNodeMetric(Clock::TimePoint now) {
+    auto node = states_.node();
+    if (node == nullptr) {
+      return;
+    }
+    auto pods = states_.pods();
+    std::unordered_set<std::string> live;
+    for (const auto& pod : pods) {
+      live.insert(pod->metadata.uid);
+    }
+    auto status = reporters::buildNodeMetricStatus(
+        *cache_, reporters::effectivePolicy(metricSpec()), pods, std::chrono::system_clock::now());
+    auto outcome = reporters::syncNodeMetricStatus(client_, node->metadata, status);
+    count("NodeMetric", outcome);
+    if (!outcome.ok()) {
+      logger_.warn("NodeMetric report failed; retrying with backoff",
+                   {{"error", outcome.status()}});
+      metric_backoff_.failed(now);
+      return;
+    }
+    metric_backoff_.succeeded();
+  }
+
+  void reconcile() {
+    runtimehooks::PodPlanInputs inputs;
+    inputs.naming = naming_;
+    inputs.pods = states_.pods();
+    inputs.shared_pool = shared_pool_;
+    inputs.be_pool = be_pool_;
+    runtimehooks::ReconcileStats stats = reconciler_->reconcile(inputs);
+    logger_.debug("reconciled pod cgroups",
+                  {{"pods", stats.pods}, {"updates", stats.updates}, {"status", stats.status}});
+  }
+
+  const DaemonOptions& options_;
+  log::Logger logger_;
+  Host host_;
+  k8s::Client& client_;
+  statesinformer::StatesInformer& states_;
+  metrics::MetricsRegistry& registry_;
+  RealClock clock_;
+  resourceexecutor::KubeletCgroupNaming naming_;
+  std::shared_ptr<metriccache::MetricCache> cache_;
+  std::unique_ptr<metricsadvisor::MetricsAdvisor> advisor_;
+  std::unique_ptr<resourceexecutor::CgroupResourceExecutor> executor_;
+  std::unique_ptr<runtimehooks::Reconciler> reconciler_;
+  metrics::CounterFamily reports_;
+  metrics::Histogram collect_seconds_;
+  metrics::Gauge rss_bytes_;
+  cpuset::CpuSet shared_pool_;
+  cpuset::CpuSet be_pool_;
+  Backoff topology_backoff_;
+  Backoff metric_backoff_;
+  std::atomic<bool> dirty_{true};
+  std::atomic<int64_t> last_cycle_{0};
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopping_ = false;  // guarded by mu_
+  std::thread thread_;
+};
+
+}  // namespace
+
+Status runDaemon(const DaemonOptions& options, const log::Logger& logger,
+                 const std::function<void()>& wait_for_stop) {
+  if (options.node_name.empty()) {
+    return Status::invalidArgument(
+        "failed to start koord-agent: --node-name (or NODE_NAME) is "
+        "required");
+  }
+  KOORD_ASSIGN_OR_RETURN(Host host, discover(options, logger));
+  // The cgroup reader keeps its files open between cycles (a quarter of the soft limit): raise
+  // the soft limit to the hard one, as Go programs do at start.
+  rlimit files{};
+  if (getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+    files.rlim_cur = files.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &files);
+  }
+
+  metrics::MetricsRegistry registry;
+  KOORD_ASSIGN_OR_RETURN(k8s::ClientConfig client_config, k8s::loadConfig(options.kubeconfig));
+  k8s::RestClientOptions rest_options;
+  rest_options.logger = logger;
+  Result<std::unique_ptr<k8s::RestClient>> rest =
+      k8s::RestClient::create(std::move(client_config), std::move(rest_options));
+  if (!rest.ok()) {
+    return rest.status().withPrefix("failed to create the API client");
+  }
+  k8s::RestApiClient client(std::shared_ptr<k8s::RestClient>(std::move(*rest)));
+  k8s::SharedInformerFactoryOptions factory_options;
+  factory_options.logger = logger;
+  k8s::SharedInformerFactory factory(client, std::move(factory_options));
+  KOORD_ASSIGN_OR_RETURN(auto states,
+                         statesinformer::KubeStatesInformer::create(factory, options.node_name));
+
+  Daemon daemon(options, logger, std::move(host), client, *states, registry);
+  KOORD_RETURN_IF_ERROR(daemon.init());
+
+  http::HttpServerOptions server_options;
+  server_options.address = options.listen_host;
+  server_options.port = options.listen_port;
+  server_options.logger = logger;
+  KOORD_ASSIGN_OR_RETURN(std::unique_ptr<http::HttpServer> server,
+                         http::HttpServer::create(server_options));
+  KOORD_RETURN_IF_ERROR(metrics::registerMetricsRoute(*server, registry));
+  KOORD_RETURN_IF_ERROR(server->route("GET", "/healthz", [&daemon](const http::HttpRequest&) {
+    return daemon.healthy() ? http::HttpResponse::text(200, "ok\n")
+                            : http::HttpResponse::text(503, "collection loop stalled\n");
+  }));
+  KOORD_RETURN_IF_ERROR(server->route("GET", "/readyz", [&states](const http::HttpRequest&) {
+    return states->hasSynced() ? http::HttpResponse::text(200, "ok\n")
+                               : http::HttpResponse::text(503, "caches not synced\n");
+  }));
+  KOORD_RETURN_IF_ERROR(server->start());
+  logger.info("serving /healthz, /readyz and /metrics",
+              {{"address", options.listen_host}, {"port", server->port()}});
+
+  // The loop collects from the first second and reports once the informers have synced; start-up
+  // never blocks on the API server, so a termination signal is always handled at once.
+  factory.start();
+  daemon.start();
+  wait_for_stop();
+  logger.info("stopping");
+  daemon.stop();
+  factory.shutdown();
+  server->stop(kStopGrace);
+  return Status::ok();
+}
+
+}  // namespace koord::agent::app

@@ -1,0 +1,113 @@
+#include "agent/resourceexecutor/cgroup_v1_writer.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <system_error>
+
+#include "agent/resourceexecutor/cgroup_file.hpp"
+#include "agent/system/sysfs_file.hpp"
+
+namespace koord::agent::resourceexecutor {
+
+namespace {
+
+// The kernel prints PAGE_COUNTER_MAX * PAGE_SIZE for "no limit": INT64_MAX rounded down to a
+// page. Anything within 1 MiB of INT64_MAX is that.
+constexpr int64_t kUnlimitedThreshold = std::numeric_limits<int64_t>::max() - (int64_t{1} << 20);
+
+Status unsupported(std::string_view verb, CgroupResource resource) {
+  return Status::unimplemented("failed to " + std::string(verb) + " '" +
+                               std::string(cgroupResourceName(resource)) +
+                               "': not supported on cgroup v1");
+}
+
+// The subsystem folder name; empty when the resource has no v1 file.
+std::string_view subsystemOf(CgroupResource resource) {
+  switch (resource) {
+    case CgroupResource::CpuShares:
+    case CgroupResource::CpuCfsQuota:
+    case CgroupResource::CpuCfsPeriod:
+    case CgroupResource::CpuBurst:
+      return "cpu";
+    case CgroupResource::CpusetCpus:
+    case CgroupResource::CpusetMems:
+      return "cpuset";
+    case CgroupResource::MemoryLimit:
+      return "memory";
+    case CgroupResource::MemoryMin:
+    case CgroupResource::MemoryLow:
+    case CgroupResource::MemoryHigh:
+      break;
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<std::string> CgroupV1Writer::fileName(CgroupResource resource) const {
+  switch (resource) {
+    case CgroupResource::CpuShares:
+      return std::string("cpu.shares");
+    case CgroupResource::CpuCfsQuota:
+      return std::string("cpu.cfs_quota_us");
+    case CgroupResource::CpuCfsPeriod:
+      return std::string("cpu.cfs_period_us");
+    case CgroupResource::CpuBurst:
+      return std::string("cpu.cfs_burst_us");
+    case CgroupResource::CpusetCpus:
+      return std::string("cpuset.cpus");
+    case CgroupResource::CpusetMems:
+      return std::string("cpuset.mems");
+    case CgroupResource::MemoryLimit:
+      return std::string("memory.limit_in_bytes");
+    case CgroupResource::MemoryMin:
+    case CgroupResource::MemoryLow:
+    case CgroupResource::MemoryHigh:
+      break;
+  }
+  return unsupported("find", resource);
+}
+
+Result<std::filesystem::path> CgroupV1Writer::filePath(CgroupResource resource,
+                                                       const std::filesystem::path& dir) const {
+  KOORD_ASSIGN_OR_RETURN(std::string name, fileName(resource));
+  const std::string_view subsystem = subsystemOf(resource);
+  std::filesystem::path mount = paths_.cgroup_root / subsystem;
+  if (subsystem == "cpu") {
+    std::error_code ec;
+    for (const char* candidate : {"cpu", "cpu,cpuacct", "cpuacct,cpu"}) {
+      if (std::filesystem::is_directory(paths_.cgroup_root / candidate, ec)) {
+        mount = paths_.cgroup_root / candidate;
+        break;
+      }
+    }
+  }
+  return mount / dir / name;
+}
+
+Status CgroupV1Writer::write(CgroupResource resource, const std::filesystem::path& dir,
+                             std::string_view value) {
+  if (subsystemOf(resource).empty()) {
+    return unsupported("write", resource);
+  }
+  KOORD_ASSIGN_OR_RETURN(std::string text, canonicalValue(resource, value));
+  KOORD_ASSIGN_OR_RETURN(std::filesystem::path file, filePath(resource, dir));
+  return writeCgroupFile(file, text);
+}
+
+Result<std::string> CgroupV1Writer::read(CgroupResource resource,
+                                         const std::filesystem::path& dir) const {
+  if (subsystemOf(resource).empty()) {
+    return unsupported("read", resource);
+  }
+  KOORD_ASSIGN_OR_RETURN(std::filesystem::path file, filePath(resource, dir));
+  KOORD_ASSIGN_OR_RETURN(std::string text, system::readSysString(file));
+  int64_t number = 0;
+  if (resource == CgroupResource::MemoryLimit && system::parseInt64(text, &number) &&
+      number >= kUnlimitedThreshold) {
+    return std::string("-1");
+  }
+  return text;
+}
+
+}  // namespace koord::agent::resourceexecutor

@@ -1,0 +1,208 @@
+#include "agent/runtimehooks/pod_plan.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include "koord/api/extension/numa_aware.hpp"
+#include "koord/api/well_known.hpp"
+#include "koord/resource/resource_list.hpp"
+
+namespace koord::agent::runtimehooks {
+
+namespace {
+
+using resourceexecutor::CgroupResource;
+using resourceexecutor::ResourceUpdate;
+
+constexpr int64_t kMinShares = 2;
+constexpr int64_t kMaxShares = 262144;
+
+api::QoSClass koordQos(const api::core::Pod& pod) {
+  const api::QoSClass qos = api::qosClassOf(pod.metadata.labels);
+  if (qos != api::QoSClass::kNone) {
+    return qos;
+  }
+  return api::qosClassFromKubeQoS(pod.status.qosClass);
+}
+
+// container name -> container ID (with its runtime prefix), for started containers.
+std::map<std::string, std::string> containerIds(const api::core::Pod& pod) {
+  std::map<std::string, std::string> out;
+  const api::Json& statuses = pod.status.containerStatuses;
+  if (!statuses.is_array()) {
+    return out;
+  }
+  for (const api::Json& status : statuses) {
+    if (!status.is_object()) {
+      continue;
+    }
+    auto name = status.find("name");
+    auto id = status.find("containerID");
+    if (name != status.end() && name->is_string() && id != status.end() && id->is_string() &&
+        !id->get<std::string>().empty()) {
+      out[name->get<std::string>()] = id->get<std::string>();
+    }
+  }
+  return out;
+}
+
+// The batch quantity of a container (milli-cores for batch-cpu, bytes for batch-memory), with
+// the deprecated koordinator.sh/ names as a fallback; nullopt when absent.
+std::optional<int64_t> batch(const resource::ResourceList& list, std::string_view name,
+                             std::string_view deprecated) {
+  for (std::string_view key : {name, deprecated}) {
+    auto it = list.find(key);
+    if (it != list.end()) {
+      return it->second.value();
+    }
+  }
+  return std::nullopt;
+}
+
+struct Planner {
+  const PodPlanInputs& in;
+  PodPlan plan;
+
+  // Updates of the current pod: its own cgroup's and its containers'.
+  std::vector<ResourceUpdate> pod_level;
+  std::vector<ResourceUpdate> container_level;
+
+  void add(CgroupResource resource, const std::filesystem::path& dir, std::string value,
+           const std::string& reason, bool for_pod) {
+    (for_pod ? pod_level : container_level).push_back({resource, dir, std::move(value), reason});
+  }
+
+  // The pod's updates go both before and after its containers'. Under cgroup v1 the kernel
+  // refuses a child CFS quota above its parent's: raising works parent first, lowering children
+  // first. The executor's cache skips the second write when the first one succeeded, and the
+  // second succeeds once the containers were lowered, so either way one pass converges.
+  void flush() {
+    plan.updates.insert(plan.updates.end(), pod_level.begin(), pod_level.end());
+    plan.updates.insert(plan.updates.end(), container_level.begin(), container_level.end());
+    plan.updates.insert(plan.updates.end(), pod_level.begin(), pod_level.end());
+    pod_level.clear();
+    container_level.clear();
+  }
+
+  void pod(const api::core::Pod& pod) {
+    const std::string who = pod.metadata.namespace_ + "/" + pod.metadata.name;
+    const api::QoSClass qos = koordQos(pod);
+    if (qos == api::QoSClass::kSystem) {
+      return;
+    }
+    auto kube_qos = resourceexecutor::parseKubeQosClass(pod.status.qosClass);
+    if (!kube_qos.ok()) {
+      plan.problems.push_back(who + ": " + kube_qos.status().message());
+      return;
+    }
+    auto pod_dir = resourceexecutor::podDir(in.naming, *kube_qos, pod.metadata.uid);
+    if (!pod_dir.ok()) {
+      plan.problems.push_back(who + ": " + pod_dir.status().message());
+      return;
+    }
+    std::optional<cpuset::CpuSet> cpus;
+    std::string reason;
+    if (qos == api::QoSClass::kLSE || qos == api::QoSClass::kLSR) {
+      auto it = pod.metadata.annotations.find(std::string(api::kAnnotationResourceStatus));
+      if (it != pod.metadata.annotations.end()) {
+        auto status = api::extension::parseResourceStatus(it->second);
+        if (!status.ok()) {
+          plan.problems.push_back(who + ": " + status.status().message());
+          return;
+        }
+        if (!status->cpuset.empty()) {
+          auto parsed = cpuset::CpuSet::parse(status->cpuset);
+          if (!parsed.ok()) {
+            plan.problems.push_back(who + ": " + parsed.status().message());
+            return;
+          }
+          cpus = *parsed;
+          reason = std::string(api::toString(qos)) + " pod: cpuset from resource-status";
+        }
+      }
+    } else if (qos == api::QoSClass::kLS && in.shared_pool.size() > 0) {
+      cpus = in.shared_pool;
+      reason = "LS pod: the shared pool";
+    } else if (qos == api::QoSClass::kBE && in.be_pool.size() > 0) {
+      cpus = in.be_pool;
+      reason = "BE pod: the BE shared pool";
+    }
+    const bool pinned = (qos == api::QoSClass::kLSE || qos == api::QoSClass::kLSR) && cpus;
+    if (pinned) {
+      add(CgroupResource::CpuCfsQuota, *pod_dir, "-1", reason + ", CFS quota unset", true);
+    }
+    const std::map<std::string, std::string> ids = containerIds(pod);
+    int64_t shares_sum = 0;
+    int64_t quota_sum = 0;
+    int64_t memory_sum = 0;
+    bool quota_unlimited = false;
+    bool memory_unlimited = false;
+    for (const api::core::Container& container : pod.spec.containers) {
+      std::optional<int64_t> cpu_request = batch(
+          container.resources.requests, api::kResourceBatchCPU, api::kDeprecatedResourceBatchCPU);
+      std::optional<int64_t> cpu_limit = batch(container.resources.limits, api::kResourceBatchCPU,
+                                               api::kDeprecatedResourceBatchCPU);
+      std::optional<int64_t> memory_limit =
+          batch(container.resources.limits, api::kResourceBatchMemory,
+                api::kDeprecatedResourceBatchMemory);
+      const int64_t shares =
+          std::clamp<int64_t>(cpu_request.value_or(0) * 1024 / 1000, kMinShares, kMaxShares);
+      const int64_t quota = cpu_limit ? *cpu_limit * in.cfs_period_us / 1000 : -1;
+      shares_sum += shares;
+      quota_sum += std::max<int64_t>(quota, 0);
+      quota_unlimited = quota_unlimited || !cpu_limit;
+      memory_sum += memory_limit.value_or(0);
+      memory_unlimited = memory_unlimited || !memory_limit;
+
+      auto id = ids.find(container.name);
+      if (id == ids.end()) {
+        continue;
+      }
+      auto dir = resourceexecutor::containerDir(in.naming, *kube_qos, pod.metadata.uid, id->second);
+      if (!dir.ok()) {
+        plan.problems.push_back(who + ": " + dir.status().message());
+        continue;
+      }
+      if (cpus) {
+        add(CgroupResource::CpusetCpus, *dir, cpus->toString(), reason, false);
+      }
+      if (pinned) {
+        add(CgroupResource::CpuCfsQuota, *dir, "-1", reason + ", CFS quota unset", false);
+      }
+      if (qos == api::QoSClass::kBE) {
+        add(CgroupResource::CpuShares, *dir, std::to_string(shares), "BE pod: batch-cpu request",
+            false);
+        add(CgroupResource::CpuCfsQuota, *dir, std::to_string(quota), "BE pod: batch-cpu limit",
+            false);
+        add(CgroupResource::MemoryLimit, *dir, std::to_string(memory_limit ? *memory_limit : -1),
+            "BE pod: batch-memory limit", false);
+      }
+    }
+    if (qos == api::QoSClass::kBE && !pod.spec.containers.empty()) {
+      add(CgroupResource::CpuShares, *pod_dir,
+          std::to_string(std::clamp<int64_t>(shares_sum, kMinShares, kMaxShares)),
+          "BE pod: sum of batch-cpu requests", true);
+      add(CgroupResource::CpuCfsQuota, *pod_dir, std::to_string(quota_unlimited ? -1 : quota_sum),
+          "BE pod: sum of batch-cpu limits", true);
+      add(CgroupResource::MemoryLimit, *pod_dir, std::to_string(memory_unlimited ? -1 : memory_sum),
+          "BE pod: sum of batch-memory limits", true);
+    }
+  }
+};
+
+}  // namespace
+
+PodPlan planPodResources(const PodPlanInputs& inputs) {
+  Planner planner{inputs, {}, {}, {}};
+  for (const auto& pod : inputs.pods) {
+    if (pod->status.phase == "Succeeded" || pod->status.phase == "Failed") {
+      continue;
+    }
+    planner.pod(*pod);
+    planner.flush();
+  }
+  return std::move(planner.plan);
+}
+
+}  // namespace koord::agent::runtimehooks

@@ -1,0 +1,46 @@
+// The cgroup settings the runtime reconciler wants for the pods on the node, from their QoS
+// class and annotations (a pure function: no I/O). This is what koordlet's runtime hooks
+// (cpuset, batchresource) compute in standalone mode.
+//
+// Per container (found by the containerID in status.containerStatuses; containers that have not
+// started yet are skipped), by Koordinator QoS class (the koordinator.sh/qosClass label; without
+// it, Koordinator's default for the Kubernetes QoS class: Guaranteed LSR, Burstable LS, BestEffort
+// BE; an unlabelled Guaranteed pod has no resource-status, so its cpuset stays the kubelet's):
+// - LSE and LSR: cpuset.cpus = scheduling.koordinator.sh/resource-status's cpuset, and the CFS
+//   quota unset (-1) on the container and the pod, since the cpuset bounds them;
+// - LS: cpuset.cpus = the node's shared pool;
+// - BE: cpuset.cpus = the BE shared pool; cpu.shares from the kubernetes.io/batch-cpu request
+//   (milli-cores × 1024 / 1000, at least 2), CFS quota from the batch-cpu limit (milli-cores ×
+//   period / 1000; -1 without a limit), memory limit from the kubernetes.io/batch-memory limit
+//   (-1 without one); the pod's cgroup gets the sums (-1 when any container is unlimited).
+// SYSTEM pods and pods in a terminal phase are left alone. A pod whose cgroup path cannot be
+// built (an unknown QoS class, a malformed container ID) is skipped and named in `problems`.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "agent/resourceexecutor/cgroup_paths.hpp"
+#include "agent/resourceexecutor/resource_executor.hpp"
+#include "koord/api/core/pod.hpp"
+#include "koord/cpuset/cpu_set.hpp"
+
+namespace koord::agent::runtimehooks {
+
+struct PodPlanInputs {
+  resourceexecutor::KubeletCgroupNaming naming;
+  std::vector<std::shared_ptr<const api::core::Pod>> pods;
+  cpuset::CpuSet shared_pool;  // LS containers; empty: leave LS cpusets alone
+  cpuset::CpuSet be_pool;      // BE containers; empty: leave BE cpusets alone
+  int64_t cfs_period_us = 100000;
+};
+
+struct PodPlan {
+  std::vector<resourceexecutor::ResourceUpdate> updates;
+  std::vector<std::string> problems;  // "<ns>/<name>: <why it was skipped>"
+};
+
+[[nodiscard]] PodPlan planPodResources(const PodPlanInputs& inputs);
+
+}  // namespace koord::agent::runtimehooks

@@ -1,0 +1,40 @@
+#include "agent/runtimehooks/reconciler.hpp"
+
+#include <utility>
+
+namespace koord::agent::runtimehooks {
+
+ReconcileStats Reconciler::reconcile(const PodPlanInputs& inputs) {
+  PodPlan plan = planPodResources(inputs);
+  ReconcileStats stats;
+  stats.pods = static_cast<int64_t>(inputs.pods.size());
+  stats.updates = static_cast<int64_t>(plan.updates.size());
+  stats.problems = static_cast<int64_t>(plan.problems.size());
+  for (const std::string& problem : plan.problems) {
+    logger_.warn("skipped a pod's cgroup settings", {{"problem", problem}});
+  }
+  std::set<std::string> pod_dirs;
+  for (const auto& pod : inputs.pods) {
+    auto qos = resourceexecutor::parseKubeQosClass(pod->status.qosClass);
+    if (!qos.ok()) {
+      continue;
+    }
+    auto dir = resourceexecutor::podDir(inputs.naming, *qos, pod->metadata.uid);
+    if (dir.ok()) {
+      pod_dirs.insert(dir->string());
+    }
+  }
+  for (const std::string& gone : pod_dirs_) {
+    if (pod_dirs.count(gone) == 0) {
+      executor_.forget(gone);
+    }
+  }
+  pod_dirs_ = std::move(pod_dirs);
+  stats.status = executor_.updateBatch(std::move(plan.updates));
+  if (!stats.status.isOk()) {
+    logger_.warn("some cgroup settings were not applied", {{"error", stats.status}});
+  }
+  return stats;
+}
+
+}  // namespace koord::agent::runtimehooks
