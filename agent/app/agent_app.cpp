@@ -134,8 +134,8 @@ int runAgent(int argc, const char* const* argv, std::ostream& out, std::ostream&
         }
         Result<DaemonOptions> options = optionsFromFlags(parsed);
         if (!options.ok()) {
-          err << "koord-agent: " << options.status().message() << "\n";
-          return 2;
+          logger->error("invalid command line", {{"error", options.status().message()}});
+          return 1;
         }
         const sigset_t signals = blockTerminationSignals();
         Status status = runDaemon(*options, *logger, [&] {
