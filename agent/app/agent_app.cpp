@@ -1,8 +1,5 @@
 #include "agent/app/agent_app.hpp"
 
-#include <pthread.h>
-
-#include <csignal>
 #include <cstdlib>
 #include <ostream>
 
@@ -10,20 +7,12 @@
 #include "agent/system/cgroup_layout.hpp"
 #include "koord/api/extension/duration.hpp"
 #include "koord/common/program.hpp"
+#include "koord/common/termination_signals.hpp"
 #include "koord/log/flags.hpp"
 
 namespace koord::agent::app {
 
 namespace {
-
-sigset_t blockTerminationSignals() {
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  return signals;
-}
 
 Status parseInterval(const FlagSet& flags, const std::string& name,
                      std::chrono::milliseconds& out) {
@@ -139,9 +128,7 @@ int runAgent(int argc, const char* const* argv, std::ostream& out, std::ostream&
         }
         const sigset_t signals = blockTerminationSignals();
         Status status = runDaemon(*options, *logger, [&] {
-          int signal = 0;
-          while (sigwait(&signals, &signal) != 0) {
-          }
+          const int signal = waitForTerminationSignal(signals);
           logger->info("received a termination signal", {{"signal", signal}});
         });
         if (!status.isOk()) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "agent/reporters/object_sync.hpp"
 #include "koord/api/well_known.hpp"
 
 namespace koord::agent::reporters {
@@ -37,12 +38,7 @@ api::scheduling::Device buildDevice(const api::core::Node& node,
   device.apiVersion = "scheduling.koordinator.sh/v1alpha1";
   device.kind = std::string(api::scheduling::kDeviceKind);
   device.metadata.name = node.metadata.name;
-  api::core::OwnerReference owner;
-  owner.apiVersion = "v1";
-  owner.kind = "Node";
-  owner.name = node.metadata.name;
-  owner.uid = node.metadata.uid;
-  device.metadata.ownerReferences.push_back(std::move(owner));
+  device.metadata.ownerReferences.push_back(nodeOwnerReference(node.metadata));
   if (!gpus.empty()) {
     device.metadata.labels[std::string(api::kLabelGPUVendor)] = "nvidia";
     device.metadata.labels[std::string(api::kLabelGPUModel)] = gpuModelLabel(gpus.front().model);

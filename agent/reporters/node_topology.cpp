@@ -3,6 +3,7 @@
 #include <map>
 #include <utility>
 
+#include "agent/reporters/object_sync.hpp"
 #include "koord/api/extension/cpu_topology.hpp"
 #include "koord/api/extension/node_reservation.hpp"
 #include "koord/api/extension/numa_aware.hpp"
@@ -111,12 +112,7 @@ topo::NodeResourceTopology buildNodeResourceTopology(const NodeTopologyInputs& i
   const api::core::Node& node = *in.node;
   nrt.metadata.name = node.metadata.name;
   nrt.metadata.labels[std::string(api::kLabelManagedBy)] = "Koordinator";
-  api::core::OwnerReference owner;
-  owner.apiVersion = "v1";
-  owner.kind = "Node";
-  owner.name = node.metadata.name;
-  owner.uid = node.metadata.uid;
-  nrt.metadata.ownerReferences.push_back(std::move(owner));
+  nrt.metadata.ownerReferences.push_back(nodeOwnerReference(node.metadata));
   nrt.topologyPolicies.push_back(topologyPolicyWord(in.kubelet_config));
   nrt.zones = zones(in);
 

@@ -91,6 +91,15 @@ Result<SyncOutcome> createOrUpdate(k8s::Client& client, const k8s::GroupVersionR
 
 }  // namespace
 
+api::core::OwnerReference nodeOwnerReference(const api::core::ObjectMeta& node) {
+  api::core::OwnerReference owner;
+  owner.apiVersion = "v1";
+  owner.kind = "Node";
+  owner.name = node.name;
+  owner.uid = node.uid;
+  return owner;
+}
+
 Result<SyncOutcome> syncNodeResourceTopology(k8s::Client& client,
                                              const topo::NodeResourceTopology& desired) {
   return createOrUpdate<topo::NodeResourceTopology>(
@@ -134,12 +143,7 @@ Result<SyncOutcome> syncNodeMetricStatus(k8s::Client& client, const api::core::O
     fresh.apiVersion = "slo.koordinator.sh/v1alpha1";
     fresh.kind = "NodeMetric";
     fresh.metadata.name = node.name;
-    api::core::OwnerReference owner;
-    owner.apiVersion = "v1";
-    owner.kind = "Node";
-    owner.name = node.name;
-    owner.uid = node.uid;
-    fresh.metadata.ownerReferences.push_back(std::move(owner));
+    fresh.metadata.ownerReferences.push_back(nodeOwnerReference(node));
     Result<api::Json> created = client.create(k8s::kNodeMetrics, "", toJson(fresh));
     if (!created.ok()) {
       return created.status().withPrefix("failed to create NodeMetric '" + node.name + "'");

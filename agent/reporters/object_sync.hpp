@@ -15,6 +15,9 @@
 
 namespace koord::agent::reporters {
 
+// The ownerReference that ties a node's report objects to their Node, so that they go away with it.
+[[nodiscard]] api::core::OwnerReference nodeOwnerReference(const api::core::ObjectMeta& node);
+
 // What a sync did (for metrics, logs and tests).
 enum class SyncOutcome { Created, Updated, Unchanged };
 

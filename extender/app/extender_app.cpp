@@ -1,8 +1,5 @@
 #include "extender/app/extender_app.hpp"
 
-#include <pthread.h>
-
-#include <csignal>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -12,28 +9,11 @@
 #include "extender/config/extender_config.hpp"
 #include "extender/simulator/simulate_command.hpp"
 #include "koord/common/program.hpp"
+#include "koord/common/termination_signals.hpp"
 #include "koord/log/flags.hpp"
 
 namespace koord::extender::app {
 namespace {
-
-// Blocks SIGTERM and SIGINT in the calling thread, and so in every thread it starts afterwards,
-// so that they stay pending until waitForTerminationSignal() takes one.
-sigset_t blockTerminationSignals() {
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  return signals;
-}
-
-int waitForTerminationSignal(const sigset_t& signals) {
-  int signal = 0;
-  while (sigwait(&signals, &signal) != 0) {
-  }
-  return signal;
-}
 
 // The configuration file (or every default), with the --address and --kubeconfig overrides.
 Result<config::KoordExtenderConfiguration> loadConfiguration(const FlagSet& flags) {

@@ -157,6 +157,15 @@ class RootReconcilerTest : public ::testing::Test {
     return pod;
   }
 
+  // The production executor over the real cgroup v1 mount, confined to this test's kubepods.
+  Result<std::unique_ptr<resourceexecutor::CgroupResourceExecutor>> makeExecutor() const {
+    resourceexecutor::ResourceExecutorOptions options;
+    options.kubepods_dir = resourceexecutor::kubepodsDir(naming_);
+    return resourceexecutor::CgroupResourceExecutor::create(
+        resourceexecutor::newCgroupWriter(system::CgroupVersion::V1, system::SysPaths{}), clock_,
+        options);
+  }
+
   // Cores the container used over `window`, from cpuacct.usage.
   double measureCores(std::chrono::milliseconds window) const {
     const fs::path usage = cgroup_root_ / "cpuacct" / container_dir_ / "cpuacct.usage";
@@ -175,18 +184,14 @@ class RootReconcilerTest : public ::testing::Test {
   std::shared_ptr<const api::core::Pod> pod_;
   fs::path container_dir_;
   bool created_ = false;
+  RealClock clock_;
   std::vector<pid_t> children_;
 };
 
 TEST_F(RootReconcilerTest, ROOT_BatchCpuLimitIsEnforcedByTheKernel) {
   // Two busy processes and no limit: well over one core on a multi-core machine.
   const double unlimited = measureCores(std::chrono::milliseconds(1000));
-  RealClock clock;
-  resourceexecutor::ResourceExecutorOptions options;
-  options.kubepods_dir = resourceexecutor::kubepodsDir(naming_);
-  auto executor = resourceexecutor::CgroupResourceExecutor::create(
-      resourceexecutor::newCgroupWriter(system::CgroupVersion::V1, system::SysPaths{}), clock,
-      options);
+  auto executor = makeExecutor();
   ASSERT_TRUE(executor.ok()) << executor.status().toString();
   Reconciler reconciler(**executor, log::Logger());
   PodPlanInputs inputs;
@@ -221,12 +226,7 @@ TEST_F(RootReconcilerTest, ROOT_BatchCpuLimitIsEnforcedByTheKernel) {
 }
 
 TEST_F(RootReconcilerTest, ROOT_AUnchangedPodIsNotWrittenAgain) {
-  RealClock clock;
-  resourceexecutor::ResourceExecutorOptions options;
-  options.kubepods_dir = resourceexecutor::kubepodsDir(naming_);
-  auto executor = resourceexecutor::CgroupResourceExecutor::create(
-      resourceexecutor::newCgroupWriter(system::CgroupVersion::V1, system::SysPaths{}), clock,
-      options);
+  auto executor = makeExecutor();
   ASSERT_TRUE(executor.ok());
   Reconciler reconciler(**executor, log::Logger());
   PodPlanInputs inputs;
