@@ -41,6 +41,38 @@ Result<cpuset::CpuSet> cpusAt(const nlohmann::json& value, std::string_view sour
   return cpus;
 }
 
+// True when `text` is well-formed UTF-8 (what the API server, and nlohmann's encoder, accept).
+bool isUtf8(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    size_t extra = 0;
+    if (lead < 0x80) {
+      extra = 0;
+    } else if (lead >= 0xC2 && lead <= 0xDF) {
+      extra = 1;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      extra = 2;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      extra = 3;
+    } else {
+      return false;
+    }
+    for (size_t k = 1; k <= extra; ++k) {
+      if (i + k >= text.size() || (static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) {
+        return false;
+      }
+    }
+    const auto second = extra > 0 ? static_cast<unsigned char>(text[i + 1]) : 0;
+    if ((lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F) ||
+        (lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second > 0x8F)) {
+      return false;  // overlong, surrogate or beyond U+10FFFF
+    }
+    i += extra + 1;
+  }
+  return true;
+}
+
 }  // namespace
 
 Result<KubeletCpuState> parseKubeletCpuState(std::string_view json, std::string_view source) {
@@ -104,6 +136,9 @@ Result<KubeletConfigInfo> parseKubeletConfig(std::string_view yaml, std::string_
       return invalid(source, std::string(key) + " is not a string");
     }
     out = it->get<std::string>();
+    if (!isUtf8(out)) {
+      return invalid(source, std::string(key) + " is not valid UTF-8");
+    }
     return Status::ok();
   };
   KOORD_RETURN_IF_ERROR(text("cpuManagerPolicy", info.cpu_manager_policy));
@@ -112,8 +147,13 @@ Result<KubeletConfigInfo> parseKubeletConfig(std::string_view yaml, std::string_
   KOORD_RETURN_IF_ERROR(text("topologyManagerScope", info.topology_manager_scope));
   if (auto it = doc.find("cpuManagerPolicyOptions"); it != doc.end() && it->is_object()) {
     for (const auto& [key, value] : it->items()) {
-      info.cpu_manager_policy_options[key] =
-          value.is_string() ? value.get<std::string>() : value.dump();
+      std::string option =
+          value.is_string() ? value.get<std::string>()
+                            : value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      if (!isUtf8(key) || !isUtf8(option)) {
+        return invalid(source, "cpuManagerPolicyOptions holds text that is not valid UTF-8");
+      }
+      info.cpu_manager_policy_options[key] = std::move(option);
     }
   }
   return info;

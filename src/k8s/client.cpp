@@ -79,7 +79,17 @@ void dropManagedFields(Json& object) {
 
 Result<Json> RestApiClient::send(std::string_view method, const std::string& path, const Json* body,
                                  std::string_view content_type) {
-  const std::string text = body != nullptr ? body->dump() : std::string();
+  std::string text;
+  if (body != nullptr) {
+    // nlohmann throws on strings that are not UTF-8 (text read off a host, say); the API server
+    // would refuse them anyway, so that is the caller's error, not a crash.
+    try {
+      text = body->dump();
+    } catch (const Json::exception& e) {
+      return Status::invalidArgument("failed to encode the body of " + std::string(method) + " '" +
+                                     path + "': " + e.what());
+    }
+  }
   KOORD_ASSIGN_OR_RETURN(HttpResult reply, rest_->request(method, path, text, content_type));
   if (reply.body.empty()) {
     return Json::object();

@@ -98,5 +98,35 @@ TEST(KubeletConfig, MalformedYamlIsAnError) {
   EXPECT_NE(config.status().message().find("config.yaml"), std::string::npos);
 }
 
+TEST(KubeletConfig, TextThatIsNotUtf8IsAnErrorNotACrash) {
+  // Found by agent_host_files_fuzz: such text used to throw from the JSON encoder.
+  struct Case {
+    std::string yaml;
+    const char* want;
+  } cases[] = {
+      {"cpuManagerPolicy: \"st\xff"
+       "atic\"\n",
+       "cpuManagerPolicy is not valid UTF-8"},
+      {"cpuManagerPolicyOptions:\n  full-pcpus-only: \"\xc3\x28\"\n",
+       "cpuManagerPolicyOptions holds text that is not valid UTF-8"},
+  };
+  for (const Case& c : cases) {
+    auto config = parseKubeletConfig(c.yaml, "config.yaml");
+    ASSERT_FALSE(config.ok()) << c.want;
+    EXPECT_NE(config.status().message().find(c.want), std::string::npos)
+        << config.status().message();
+  }
+  auto fine = parseKubeletConfig(
+      "cpuManagerPolicyOptions:\n  note: \"caf\xc3\xa9 \xf0\x9f\x98\x80\"\n", "config.yaml");
+  ASSERT_TRUE(fine.ok()) << fine.status().toString();
+  EXPECT_EQ(fine->cpu_manager_policy_options.at("note"), "caf\xc3\xa9 \xf0\x9f\x98\x80");
+  // A nested value is kept as its JSON text, with what is not UTF-8 replaced by U+FFFD.
+  auto nested = parseKubeletConfig("cpuManagerPolicyOptions:\n  nested: {\"k\xed\xa0\x80\": 1}\n",
+                                   "config.yaml");
+  ASSERT_TRUE(nested.ok()) << nested.status().toString();
+  EXPECT_NE(nested->cpu_manager_policy_options.at("nested").find("\xef\xbf\xbd"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace koord::agent::reporters

@@ -67,6 +67,18 @@ TEST_F(RestApiClientTest, GetDecodesTypedWithoutManagedFields) {
   EXPECT_TRUE(pod->metadata.extra.is_null() || !pod->metadata.extra.contains("managedFields"));
 }
 
+TEST_F(RestApiClientTest, ABodyThatIsNotUtf8IsAnErrorAndNothingIsSent) {
+  expect("POST", "/api/v1/nodes", 201, "{}");
+  api::Json node = {{"metadata", {{"name", "n1"}, {"labels", {{"model", "H\xff"}}}}}};
+  auto created = client().create(kNodes, "", node);
+  ASSERT_FALSE(created.ok());
+  EXPECT_EQ(created.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(created.status().message().find("failed to encode the body of POST '/api/v1/nodes'"),
+            std::string::npos)
+      << created.status();
+  EXPECT_TRUE(last().method.empty());  // the server saw no request
+}
+
 TEST_F(RestApiClientTest, ListSendsQueryAndReturnsListMeta) {
   expect("GET", "/apis/scheduling.koordinator.sh/v1alpha1/reservations", 200,
          R"({"kind":"ReservationList","metadata":{"resourceVersion":"7","continue":"next"},
