@@ -2,7 +2,10 @@
 # koord-agent end to end on the real control plane and the real kernel, for a Node named after this
 # host (no kubelet: the test plays the kubelet's part by creating the pod's cgroups and processes):
 #  A. reports: koord-agent creates the NodeResourceTopology (a zone per NUMA node, the CPU topology
-#     annotation) and the NodeMetric; no Device without NVML; /healthz, /readyz and /metrics answer.
+#     annotation), the NodeMetric and the Device; /healthz, /readyz and /metrics answer. This host
+#     has no GPU, so the agent loads a stand-in libnvidia-ml (test/unit/agent/devices/
+#     fake_libnvml.cpp: the real H200 capture's answers, and a second GPU whose memory query fails)
+#     through the same dlopen path as the real library.
 #  B. reconciler (root with writable cgroup v1 only): a BE pod bound to the node with
 #     kubernetes.io/batch-cpu 500 whose container cgroup runs two busy processes gets
 #     cpu.cfs_quota_us 50000 from koord-agent, and the kernel throttles it to about half a core.
@@ -10,10 +13,12 @@
 #     starts, and podsMetric reports the BE pod at about half a core.
 #  D. an API server that goes away (koord-agent pointed at a dead one after the first reports)
 #     leaves the node's cgroups as they were, and koord-agent keeps serving /healthz.
-# Usage: agent_e2e_test.sh KOORD_AGENT_BINARY   (env: KOORD_TEST_CLUSTER_DIR, KOORD_SOURCE_DIR)
+# Usage: agent_e2e_test.sh KOORD_AGENT_BINARY STAND_IN_NVML_LIBRARY
+#        (env: KOORD_TEST_CLUSTER_DIR, KOORD_SOURCE_DIR)
 set -euo pipefail
 : "${KOORD_TEST_CLUSTER_DIR:?}" "${KOORD_SOURCE_DIR:?}"
-agent_bin="${1:?usage: agent_e2e_test.sh KOORD_AGENT_BINARY}"
+agent_bin="${1:?usage: agent_e2e_test.sh KOORD_AGENT_BINARY STAND_IN_NVML_LIBRARY}"
+nvml_lib="${2:?usage: agent_e2e_test.sh KOORD_AGENT_BINARY STAND_IN_NVML_LIBRARY}"
 # shellcheck disable=SC1091
 source "$KOORD_TEST_CLUSTER_DIR/cluster.env"
 export PATH="$BIN_PATH:$PATH" KUBECONFIG
@@ -47,7 +52,7 @@ cleanup() {
   done
   kubectl delete pods -n "$ns" --all --force --grace-period=0 >/dev/null 2>&1 || true
   kubectl delete namespace "$ns" --wait=false >/dev/null 2>&1 || true
-  kubectl delete noderesourcetopology "$node" nodemetric "$node" >/dev/null 2>&1 || true
+  kubectl delete noderesourcetopology "$node" nodemetric "$node" device "$node" >/dev/null 2>&1 || true
   kubectl delete node "$node" --wait=false >/dev/null 2>&1 || true
   if [ "$failures" -ne 0 ]; then
     echo "--- nodemetric"; kubectl get nodemetric "$node" -o yaml 2>/dev/null | tail -60 || true
@@ -59,7 +64,7 @@ trap cleanup EXIT
 
 start_agent() {  # kubeconfig
   "$agent_bin" --kubeconfig "$1" --node-name "$node" --cgroup-driver cgroupfs \
-    --kubelet-cgroup-root "/$cg_prefix" --kubelet-root-dir "$work/kubelet" \
+    --kubelet-cgroup-root "/$cg_prefix" --kubelet-root-dir "$work/kubelet" --nvml-library "$nvml_lib" \
     --listen-address "127.0.0.1:$port" --reconcile-interval 1s --report-interval 5s \
     --log-level debug >>"$work/agent.log" 2>&1 &
   agent_pid=$!
@@ -147,7 +152,12 @@ topology="$(kubectl get noderesourcetopology "$node" -o json | python3 -c 'impor
 [ "$topology" = "$cpus" ] && pass "A: cpu-topology lists $cpus CPUs" || fail "A: cpu-topology lists '$topology' CPUs, want $cpus"
 owner="$(jsonpath noderesourcetopology "$node" '{.metadata.ownerReferences[0].kind}/{.metadata.ownerReferences[0].name}')"
 [ "$owner" = "Node/$node" ] && pass "A: owned by its Node" || fail "A: owner '$owner'"
-kubectl get device "$node" >/dev/null 2>&1 && fail "A: a Device without NVML" || pass "A: no Device without NVML"
+wait_for 30 "the Device" kubectl get device "$node" && pass "A: Device $node created" || fail "A: no Device"
+gpus="$(jsonpath device "$node" '{range .spec.devices[*]}{.id}/{.minor}/{.health}/{.resources.koordinator\.sh/gpu-memory} {end}')"
+[ "$gpus" = "GPU-4a27d843-9b16-5495-b4b0-5dd99cfaaa29/0/true/143771Mi GPU-00000000-0000-0000-0000-000000000001/3/false/0 " ] \
+  && pass "A: Device lists both GPUs, the failing one unhealthy" || fail "A: Device devices '$gpus'"
+[ "$(jsonpath device "$node" '{.metadata.labels.node\.koordinator\.sh/gpu-model}')" = H200 ] \
+  && pass "A: gpu-model label H200" || fail "A: gpu-model label '$(jsonpath device "$node" '{.metadata.labels}')'"
 wait_for 30 "the first NodeMetric report" sh -c "kubectl get nodemetric $node -o jsonpath='{.status.updateTime}' | grep -q ." \
   && pass "A: NodeMetric status reported" || fail "A: NodeMetric status never reported"
 curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && pass "A: /healthz" || fail "A: /healthz"
