@@ -103,6 +103,15 @@ Status CgroupFileCache::readLocked(const std::string& path) {
   return read;
 }
 
+void CgroupFileCache::keepOpen(const std::string& path) {
+  const std::lock_guard<std::mutex> lock(mu_);
+  maybeSweepLocked();
+  const auto it = files_.find(path);
+  if (it != files_.end()) {
+    it->second.used = true;
+  }
+}
+
 Result<uint64_t> CgroupFileCache::readUint64(const std::string& path) {
   const std::lock_guard<std::mutex> lock(mu_);
   KOORD_RETURN_IF_ERROR(readLocked(path));

@@ -18,8 +18,9 @@
 //    ReadMode::WholeFromStart: cgroup files are single-record);
 //  - descriptors not used for a while are closed: every time the reads since the last sweep
 //    reach twice the number of kept files (plus 64), the files not read since that sweep are
-//    closed. A collector that reads every cgroup once per cycle keeps its files and releases
-//    those of ended pods within about two cycles;
+//    closed (keepOpen() marks a file as read without reading it). A collector that reads (or
+//    keeps open) every cgroup's files once per cycle keeps them and releases those of ended pods
+//    within about two cycles;
 //  - errors are those of cgroup_file.hpp (kNotFound "failed to read '<path>': no such file", ...).
 // Thread-safe: one mutex guards the descriptors and is held for the whole read, so no descriptor
 // is closed while another thread reads it.
@@ -61,6 +62,12 @@ class CgroupFileCache {
   // "failed to parse '<path>': expected a line '<key> <unsigned integer>'" for the first key
   // missing (values before it are filled, the others are unchanged).
   [[nodiscard]] Status readKeys(const std::string& path, std::initializer_list<StatKey> keys);
+
+  // Marks the kept descriptor of `path` as in use, so that sweeps keep it although the file is
+  // not read (for a file read only every few cycles, such as memory.stat under
+  // WorkingSetReader). Counts as a read for the sweeps. No I/O; nothing else when `path` is not
+  // kept.
+  void keepOpen(const std::string& path);
 
   // Descriptors kept open now.
   [[nodiscard]] size_t openFiles() const;

@@ -22,6 +22,7 @@
 #include <string_view>
 
 #include "agent/metricsadvisor/cgroup_file_cache.hpp"
+#include "agent/metricsadvisor/working_set_reader.hpp"
 #include "agent/system/cgroup_types.hpp"
 #include "agent/system/sys_paths.hpp"
 #include "koord/common/result.hpp"
@@ -50,7 +51,10 @@ class CgroupReader {
 
   // Memory in use minus the inactive file cache (what kubelet calls the working set), floored
   // at 0. v1: memory.usage_in_bytes - memory.stat total_inactive_file;
-  // v2: memory.current - memory.stat inactive_file.
+  // v2: memory.current - memory.stat inactive_file. The usage is read at every call; the
+  // inactive-file part is re-read from memory.stat only at every N-th call for the same cgroup
+  // (N = the reader's inactive_file_period, see newCgroupReader and working_set_reader.hpp), so
+  // it may be up to N - 1 reads old. A call that finds the cgroup gone forgets its figure.
   [[nodiscard]] virtual Result<uint64_t> memoryWorkingSetBytes(
       std::string_view relative_dir) const = 0;
 
@@ -68,8 +72,13 @@ class CgroupReader {
 // The reader keeps up to `max_open_files` cgroup files open between reads and re-reads them with
 // pread (see cgroup_file_cache.hpp: about 8x cheaper than opening them again on cgroupfs); 0
 // opens and closes every file at every read.
+//
+// `inactive_file_period` (N, default 5) is how often memoryWorkingSetBytes re-reads memory.stat
+// for a cgroup: at its 1st, (N+1)th, (2N+1)th ... call (memory.stat is by far the costliest file
+// the kernel formats for a cycle). 1 (or 0) reads it at every call.
 [[nodiscard]] std::unique_ptr<CgroupReader> newCgroupReader(
     const system::SysPaths& paths, system::CgroupVersion version,
-    size_t max_open_files = CgroupFileCache::kDefaultMaxOpenFiles);
+    size_t max_open_files = CgroupFileCache::kDefaultMaxOpenFiles,
+    uint32_t inactive_file_period = WorkingSetReader::kDefaultPeriod);
 
 }  // namespace koord::agent::metricsadvisor

@@ -30,11 +30,13 @@ Result<const std::string*> V1Hierarchy::dir() const {
                                     "': no such cgroup hierarchy");
 }
 
-CgroupV1Reader::CgroupV1Reader(const system::SysPaths& paths, size_t max_open_files)
+CgroupV1Reader::CgroupV1Reader(const system::SysPaths& paths, size_t max_open_files,
+                               uint32_t inactive_file_period)
     : cpuacct_(paths.cgroup_root, {"cpuacct", "cpu,cpuacct", "cpuacct,cpu"}),
       cpu_(paths.cgroup_root, {"cpu", "cpu,cpuacct", "cpuacct,cpu"}),
       memory_(paths.cgroup_root, {"memory"}),
-      files_(max_open_files) {}
+      files_(max_open_files),
+      working_set_(files_, "memory.usage_in_bytes", "total_inactive_file", inactive_file_period) {}
 
 Result<uint64_t> CgroupV1Reader::cpuUsageNanos(std::string_view relative_dir) const {
   KOORD_RETURN_IF_ERROR(checkRelativeDir(relative_dir));
@@ -45,12 +47,7 @@ Result<uint64_t> CgroupV1Reader::cpuUsageNanos(std::string_view relative_dir) co
 Result<uint64_t> CgroupV1Reader::memoryWorkingSetBytes(std::string_view relative_dir) const {
   KOORD_RETURN_IF_ERROR(checkRelativeDir(relative_dir));
   KOORD_ASSIGN_OR_RETURN(const std::string* root, memory_.dir());
-  KOORD_ASSIGN_OR_RETURN(const uint64_t usage, files_.readUint64(joinCgroupPath(
-                                                   *root, relative_dir, "memory.usage_in_bytes")));
-  uint64_t inactive_file = 0;
-  KOORD_RETURN_IF_ERROR(files_.readKeys(joinCgroupPath(*root, relative_dir, "memory.stat"),
-                                        {{"total_inactive_file", &inactive_file}}));
-  return usage > inactive_file ? usage - inactive_file : 0;
+  return working_set_.read(*root, relative_dir);
 }
 
 Result<CpuThrottlingStats> CgroupV1Reader::cpuThrottling(std::string_view relative_dir) const {

@@ -10,6 +10,7 @@
 
 #include "agent/metricsadvisor/cgroup_file_cache.hpp"
 #include "agent/metricsadvisor/cgroup_reader.hpp"
+#include "agent/metricsadvisor/working_set_reader.hpp"
 
 namespace koord::agent::metricsadvisor {
 
@@ -32,9 +33,10 @@ class V1Hierarchy {
 
 class CgroupV1Reader final : public CgroupReader {
  public:
-  // `max_open_files`: see CgroupFileCache.
+  // `max_open_files`: see CgroupFileCache; `inactive_file_period`: see WorkingSetReader.
   explicit CgroupV1Reader(const system::SysPaths& paths,
-                          size_t max_open_files = CgroupFileCache::kDefaultMaxOpenFiles);
+                          size_t max_open_files = CgroupFileCache::kDefaultMaxOpenFiles,
+                          uint32_t inactive_file_period = WorkingSetReader::kDefaultPeriod);
 
   [[nodiscard]] system::CgroupVersion version() const override { return system::CgroupVersion::V1; }
   [[nodiscard]] Result<uint64_t> cpuUsageNanos(std::string_view relative_dir) const override;
@@ -47,7 +49,8 @@ class CgroupV1Reader final : public CgroupReader {
   V1Hierarchy cpuacct_;
   V1Hierarchy cpu_;
   V1Hierarchy memory_;
-  mutable CgroupFileCache files_;  // internally synchronized
+  mutable CgroupFileCache files_;         // internally synchronized
+  mutable WorkingSetReader working_set_;  // internally synchronized; reads through files_
 };
 
 }  // namespace koord::agent::metricsadvisor

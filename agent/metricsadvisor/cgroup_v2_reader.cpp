@@ -21,8 +21,11 @@ Result<uint64_t> microsToNanos(uint64_t usec, const std::string& path, std::stri
 
 }  // namespace
 
-CgroupV2Reader::CgroupV2Reader(const system::SysPaths& paths, size_t max_open_files)
-    : root_(paths.cgroup_root.string()), files_(max_open_files) {
+CgroupV2Reader::CgroupV2Reader(const system::SysPaths& paths, size_t max_open_files,
+                               uint32_t inactive_file_period)
+    : root_(paths.cgroup_root.string()),
+      files_(max_open_files),
+      working_set_(files_, "memory.current", "inactive_file", inactive_file_period) {
   while (root_.size() > 1 && root_.back() == '/') {
     root_.pop_back();
   }
@@ -38,12 +41,7 @@ Result<uint64_t> CgroupV2Reader::cpuUsageNanos(std::string_view relative_dir) co
 
 Result<uint64_t> CgroupV2Reader::memoryWorkingSetBytes(std::string_view relative_dir) const {
   KOORD_RETURN_IF_ERROR(checkRelativeDir(relative_dir));
-  KOORD_ASSIGN_OR_RETURN(const uint64_t current,
-                         files_.readUint64(joinCgroupPath(root_, relative_dir, "memory.current")));
-  uint64_t inactive_file = 0;
-  KOORD_RETURN_IF_ERROR(files_.readKeys(joinCgroupPath(root_, relative_dir, "memory.stat"),
-                                        {{"inactive_file", &inactive_file}}));
-  return current > inactive_file ? current - inactive_file : 0;
+  return working_set_.read(root_, relative_dir);
 }
 
 Result<CpuThrottlingStats> CgroupV2Reader::cpuThrottling(std::string_view relative_dir) const {

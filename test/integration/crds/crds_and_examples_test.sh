@@ -93,7 +93,10 @@ for obj in "$objects_dir"/*.json; do
 done
 
 # Printer columns as Koordinator has them.
-header() { kubectl get "$1" 2>/dev/null | head -n 1 | tr -s ' ' | sed 's/ $//'; }
+# The header line of `kubectl get`. The whole output is read first: with many objects left by
+# other tests, `kubectl get | head -n 1` kills kubectl with SIGPIPE, and pipefail then ends the
+# script without a word.
+header() { local out; out="$(kubectl get "$1" 2>/dev/null || true)"; sed -n '1{s/  */ /g;s/ $//;p}' <<<"$out"; }
 want="NAME PHASE AGE NODE TTL EXPIRES"
 got="$(header reservations.scheduling.koordinator.sh)"
 [ "$got" = "$want" ] && pass "kubectl get reservation: $got" || fail "reservation columns: got '$got', want '$want'"

@@ -120,6 +120,30 @@ TEST(CgroupFileCacheTest, ClosesFilesNoLongerRead) {
   EXPECT_EQ(cache.openFiles(), 2U);
 }
 
+TEST(CgroupFileCacheTest, KeepOpenKeepsFilesReadOnlyNowAndThen) {
+  FakeRoot root;
+  root.write("cpuacct.usage", "1\n");
+  root.write("memory.stat", "total_inactive_file 5\n");
+  const std::string usage = (root.path() / "cpuacct.usage").string();
+  const std::string stat = (root.path() / "memory.stat").string();
+  CgroupFileCache cache;
+  uint64_t inactive = 0;
+  ASSERT_TRUE(cache.readKeys(stat, {{"total_inactive_file", &inactive}}).isOk());
+  const size_t before = openDescriptors();
+  // Well past two sweeps: memory.stat is not read, only kept open.
+  for (int i = 0; i < 4 * (2 * 2 + 64); ++i) {
+    ASSERT_TRUE(cache.readUint64(usage).ok());
+    cache.keepOpen(stat);
+    cache.keepOpen((root.path() / "never-read").string());  // not kept: nothing to do
+  }
+  EXPECT_EQ(cache.openFiles(), 2U);
+  EXPECT_EQ(openDescriptors(), before + 1);  // cpuacct.usage opened; memory.stat not reopened
+  root.write("memory.stat", "total_inactive_file 9\n");
+  ASSERT_TRUE(cache.readKeys(stat, {{"total_inactive_file", &inactive}}).isOk());
+  EXPECT_EQ(inactive, 9U);
+  EXPECT_EQ(openDescriptors(), before + 1);
+}
+
 TEST(CgroupFileCacheTest, Errors) {
   FakeRoot root;
   root.write("dir/file", "x\n");
