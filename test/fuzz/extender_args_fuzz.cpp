@@ -56,6 +56,7 @@ bool hasCaseFoldedDuplicates(const api::Json& parsed) {
 
 }  // namespace
 
+// NOLINTNEXTLINE(readability-identifier-naming): the name libFuzzer calls.
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   auto streamed = api::extender::decodeExtenderArgs(text);

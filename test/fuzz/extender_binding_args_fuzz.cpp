@@ -8,6 +8,7 @@
 #include "koord/api/codec.hpp"
 #include "koord/api/extender/types.hpp"
 
+// NOLINTNEXTLINE(readability-identifier-naming): the name libFuzzer calls.
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   auto parsed = koord::api::parseJson(text);

@@ -41,6 +41,7 @@ Decoded decodeInChunks(std::string_view text, size_t step) {
 
 }  // namespace
 
+// NOLINTNEXTLINE(readability-identifier-naming): the name libFuzzer calls.
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const Decoded whole = decodeInChunks(text, text.size() + 1);

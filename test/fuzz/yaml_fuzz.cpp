@@ -7,6 +7,7 @@
 
 #include "koord/config/yaml.hpp"
 
+// NOLINTNEXTLINE(readability-identifier-naming): the name libFuzzer calls.
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   auto docs = koord::config::parseYamlDocuments(text, "fuzz.yaml");

@@ -23,7 +23,8 @@ class RestApiClientTest : public ::testing::Test {
   void SetUp() override { server_ = std::move(http::HttpServer::create({})).value(); }
 
   // Routes `method path` to a handler that records the request and answers `reply`.
-  void expect(const std::string& method, const std::string& path, int status, std::string reply) {
+  void expect(const std::string& method, const std::string& path, int status,
+              const std::string& reply) {
     ASSERT_TRUE(server_
                     ->route(method, path,
                             [this, status, reply](const http::HttpRequest& req) {
