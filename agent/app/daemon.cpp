@@ -169,14 +169,21 @@ class Daemon {
  private:
   void wake() { cv_.notify_all(); }
 
+  // Collects on its own cadence; a change of the node's pods or Node (once the caches have
+  // synced) wakes the loop early for the reports and the reconciler only, so pod churn neither
+  // adds collection cycles nor, before the first sync, keeps the loop from sleeping.
   void loop() {
+    Clock::TimePoint next_collect{};
     Clock::TimePoint next_report{};
     Clock::TimePoint next_metric{};
     Clock::TimePoint next_reconcile{};
     while (true) {
       const Clock::TimePoint now = clock_.now();
-      collect();
-      last_cycle_ = now.time_since_epoch().count();
+      if (now >= next_collect) {
+        collect();
+        last_cycle_ = now.time_since_epoch().count();
+        next_collect = now + options_.collect_interval;
+      }
       if (states_.hasSynced()) {
         const bool changed = dirty_.exchange(false);
         if ((changed || now >= next_report) && topology_backoff_.ready(now)) {
@@ -193,8 +200,9 @@ class Daemon {
         }
       }
       std::unique_lock lock(mu_);
-      if (cv_.wait_for(lock, options_.collect_interval,
-                       [this] { return stopping_ || dirty_.load(); }) &&
+      const auto wait = std::max(next_collect - clock_.now(), Clock::Duration::zero());
+      if (cv_.wait_for(lock, wait,
+                       [this] { return stopping_ || (dirty_.load() && states_.hasSynced()); }) &&
           stopping_) {
         return;
       }

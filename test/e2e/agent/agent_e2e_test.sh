@@ -208,7 +208,13 @@ if $reconcile_checks; then
   start_agent "$work/dead-kubeconfig"
   wait_for 30 "/healthz against a dead API server" curl -sf "http://127.0.0.1:$port/healthz" \
     && pass "D: /healthz answers with the API server gone" || fail "D: /healthz down"
+  # An agent that cannot reach the API server still sleeps between its 1 s cycles.
+  ticks0="$(awk '{print $14 + $15}' "/proc/$agent_pid/stat")"
   sleep 3
+  ticks1="$(awk '{print $14 + $15}' "/proc/$agent_pid/stat")"
+  cpu_ms=$(( (ticks1 - ticks0) * 1000 / $(getconf CLK_TCK) ))
+  [ "$cpu_ms" -le 600 ] && pass "D: koord-agent used ${cpu_ms} ms of CPU in 3 s without an API server" \
+    || fail "D: koord-agent used ${cpu_ms} ms of CPU in 3 s without an API server (spinning?)"
   [ "$(cat "$cgroot/cpu/$container/cpu.cfs_quota_us")" = 50000 ] && kill -0 "$agent_pid" \
     && pass "D: cgroups untouched and koord-agent still running" || fail "D: cgroups changed or the agent died"
 fi
