@@ -6,7 +6,7 @@
 # measured in the same run, and their ratio.
 #
 #   bash test/bench/scheduler_throughput/run.sh --extender build/default/extender/koord-extender
-#        [--nodes 1000] [--pods 5000] [--runs 1] [--kwok-pods] [--no-batching]
+#        [--nodes 1000] [--pods 5000] [--runs 1] [--kwok-pods] [--no-batching] [--no-plugins]
 #
 # kube-scheduler (1.35+) reuses a pod's result for the identical pods after it (the
 # OpportunisticBatching feature) but turns that off for any profile with extenders; --no-batching
@@ -16,13 +16,19 @@
 # Ready updates of every pod compete with the scheduler, and they land inside the window of the
 # slower run while the faster run leaves them to after its last binding, which measures kwok more
 # than scheduling. --kwok-pods runs them too (both runs still pay alike only on a larger machine).
+#
+# --no-plugins runs koord-extender with `plugins: []`: what the extender protocol itself costs
+# (kube-scheduler's client, HTTP, JSON, binding through the extender) with no plugin at work, the
+# ceiling of the ratio on this machine. --runs N alternates which of the two goes first and prints
+# the median ratio.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-extender_bin="" nodes=1000 pods=5000 runs=1 kwok_mode=--kwok-nodes-only
+extender_bin="" nodes=1000 pods=5000 runs=1 kwok_mode=--kwok-nodes-only plugins_line=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --kwok-pods) kwok_mode=--kwok; shift; continue ;;
+    --no-plugins) plugins_line="plugins: []"; shift; continue ;;
     --no-batching) export KOORD_SCHEDULER_FLAGS="--feature-gates=OpportunisticBatching=false"
                    shift; continue ;;
     --extender) extender_bin="$2" ;;
@@ -47,6 +53,9 @@ bash "$root/test/controlplane/cluster.sh" start "$dir" "$kwok_mode" >/dev/null
 source "$dir/cluster.env"
 export PATH="$BIN_PATH:$PATH" KUBECONFIG
 kubectl create namespace koordinator-system >/dev/null
+# The CRDs koord-extender watches: without them it never reports ready.
+kubectl apply -f "$root/deploy/crds/" >/dev/null
+kubectl wait --for condition=established --timeout=60s -f "$root/deploy/crds/" >/dev/null
 helm template koord "$root/charts/koordinator" -s templates/priorityclasses.yaml 2>/dev/null | kubectl apply -f - >/dev/null
 
 python3 - "$nodes" > "$dir/nodes.json" <<'PY'
@@ -81,6 +90,7 @@ kind: KoordExtenderConfiguration
 clientConnection: {kubeconfig: $KUBECONFIG, qps: 1000, burst: 2000}
 server: {address: "127.0.0.1:$port"}
 leaderElection: {leaderElect: false}
+$plugins_line
 YAML
 cat > "$dir/plain.yaml" <<YAML
 apiVersion: kubescheduler.config.k8s.io/v1
@@ -111,7 +121,7 @@ measure() {
   kubectl delete pods --all --wait=false --grace-period=0 --force >/dev/null 2>&1 || true
   while [ "$(kubectl get pods -o name 2>/dev/null | wc -l)" -ne 0 ]; do sleep 1; done
   kubectl create -f "$dir/pods.json" >/dev/null
-  local components="etcd:$ETCD_PID apiserver:$APISERVER_PID kwok:$KWOK_PID"
+  local components="etcd:$ETCD_PID apiserver:$APISERVER_PID kwok:$KWOK_PID kcm:${KCM_PID:-0}"
   [ -n "$extender_pid" ] && components="$components extender:$extender_pid"
   local -A before=()
   local entry
@@ -136,19 +146,51 @@ measure() {
   python3 -c "print(round($pods / ($end - $start), 1))"
 }
 
-for run in $(seq 1 "$runs"); do
-  plain="$(measure "$dir/plain.yaml" without_extender)"
+start_extender() {
   "$extender_bin" --config "$dir/extender-config.yaml" --log-level warn >"$dir/extender.log" 2>&1 &
   extender_pid=$!
-  until curl -sf "http://127.0.0.1:$port/readyz" >/dev/null; do sleep 0.2; done
-  with="$(measure "$dir/with-extender.yaml" with_extender)"
+  for _ in $(seq 1 600); do
+    curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break
+    kill -0 "$extender_pid" 2>/dev/null || break
+    sleep 0.2
+  done
+  curl -sf "http://127.0.0.1:$port/readyz" >/dev/null || {
+    echo "koord-extender did not become ready in 120 s; its log:" >&2
+    tail -n 20 "$dir/extender.log" >&2
+    exit 1
+  }
+}
+stop_extender() {
   kill "$extender_pid"; wait "$extender_pid" 2>/dev/null || true; extender_pid=""
+}
+
+# Odd runs measure without the extender first, even runs with it first: the cluster's history
+# (etcd's revisions, the apiserver's caches) grows with every run, so a fixed order would favour
+# whichever comes first.
+ratios=()
+for run in $(seq 1 "$runs"); do
+  if [ $((run % 2)) -eq 1 ]; then
+    plain="$(measure "$dir/plain.yaml" without_extender)"
+    start_extender
+    with="$(measure "$dir/with-extender.yaml" with_extender)"
+    stop_extender
+  else
+    start_extender
+    with="$(measure "$dir/with-extender.yaml" with_extender)"
+    stop_extender
+    plain="$(measure "$dir/plain.yaml" without_extender)"
+  fi
+  ratio="$(python3 -c "print(round($with / $plain, 3))")"
+  ratios+=("$ratio")
   echo "run: $run"
   echo "nodes: $nodes"
   echo "pods: $pods"
   echo "kwok: ${kwok_mode#--}"
+  echo "extender_plugins: ${plugins_line:+none}${plugins_line:-default}"
   echo "scheduler_flags: ${KOORD_SCHEDULER_FLAGS:-none}"
   echo "pods_per_second_without_extender: $plain"
   echo "pods_per_second_with_extender: $with"
-  python3 -c "print('ratio_with_over_without:', round($with / $plain, 3))"
+  echo "ratio_with_over_without: $ratio"
 done
+[ "$runs" -gt 1 ] && python3 -c "import statistics, sys; print('median_ratio:', statistics.median(map(float, sys.argv[1:])))" "${ratios[@]}"
+exit 0
