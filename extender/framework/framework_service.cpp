@@ -100,6 +100,21 @@ ext::ExtenderFilterResult FrameworkService::filter(const ext::ExtenderArgs& args
     out.failedNodes.clear();
     return out;
   }
+  if (by_name && !args.pod.metadata.uid.empty()) {
+    // `known` is in input order and `feasible` a subsequence of it: keep the feasible NodeInfos.
+    CycleSnapshot snapshot{args.pod.metadata.uid, args.pod.metadata.resourceVersion, *pod, {}};
+    snapshot.feasible.reserve(result.feasible.size());
+    size_t next = 0;
+    for (auto& info : known) {
+      if (next < result.feasible.size() && info->name() == result.feasible[next]) {
+        snapshot.feasible.push_back(std::move(info));
+        ++next;
+      }
+    }
+    if (next == result.feasible.size()) {
+      keepSnapshot(std::move(snapshot));
+    }
+  }
   for (auto& [node, status] : result.failed) {
     if (status.code() == Code::kUnschedulableAndUnresolvable) {
       out.failedAndUnresolvableNodes[node] = status.message();
@@ -132,11 +147,18 @@ ext::HostPriorityList FrameworkService::prioritize(const ext::ExtenderArgs& args
   if (!runtime_.scores()) {
     return out;  // no score plugin: every host scores 0, so none is listed
   }
-  auto pod = PodInfo::create(std::make_shared<const api::core::Pod>(args.pod));
-  if (!pod.ok())
-    return out;
+  std::shared_ptr<const PodInfo> pod;
   std::vector<std::shared_ptr<const NodeInfo>> infos;
-  cluster_.lookupNodes(*names, infos);
+  if (auto snapshot = takeSnapshot(args.pod, *names)) {
+    pod = std::move(snapshot->pod);
+    infos = std::move(snapshot->feasible);
+  } else {
+    auto decoded = PodInfo::create(std::make_shared<const api::core::Pod>(args.pod));
+    if (!decoded.ok())
+      return out;
+    pod = std::move(decoded).value();
+    cluster_.lookupNodes(*names, infos);
+  }
   std::vector<std::shared_ptr<const NodeInfo>> known;
   std::vector<size_t> positions;
   known.reserve(infos.size());
@@ -147,7 +169,7 @@ ext::HostPriorityList FrameworkService::prioritize(const ext::ExtenderArgs& args
       positions.push_back(i);
     }
   }
-  const std::vector<int64_t> scores = runtime_.score(**pod, known);
+  const std::vector<int64_t> scores = runtime_.score(*pod, known);
   for (size_t k = 0; k < scores.size() && k < positions.size(); ++k) {
     const int64_t score = toExtenderScore(scores[k]);
     if (score > 0) {
@@ -155,6 +177,38 @@ ext::HostPriorityList FrameworkService::prioritize(const ext::ExtenderArgs& args
     }
   }
   return out;
+}
+
+void FrameworkService::keepSnapshot(CycleSnapshot snapshot) {
+  std::lock_guard lock(snapshot_mu_);
+  snapshot_ = std::move(snapshot);
+}
+
+std::optional<CycleSnapshot> FrameworkService::takeSnapshot(const api::core::Pod& pod,
+                                                            const std::vector<std::string>& names) {
+  std::optional<CycleSnapshot> kept;
+  {
+    std::lock_guard lock(snapshot_mu_);
+    if (!snapshot_ || pod.metadata.uid.empty() || snapshot_->pod_uid != pod.metadata.uid ||
+        snapshot_->resource_version != pod.metadata.resourceVersion) {
+      return std::nullopt;
+    }
+    kept = std::move(snapshot_);
+    snapshot_.reset();
+  }
+  // Usually `names` is exactly what filter kept; another extender's filter may have dropped some.
+  std::vector<std::shared_ptr<const NodeInfo>> aligned;
+  aligned.reserve(names.size());
+  size_t next = 0;
+  for (const auto& name : names) {
+    while (next < kept->feasible.size() && kept->feasible[next]->name() != name)
+      ++next;
+    if (next == kept->feasible.size())
+      return std::nullopt;  // not a subsequence: look the names up
+    aligned.push_back(std::move(kept->feasible[next++]));
+  }
+  kept->feasible = std::move(aligned);
+  return kept;
 }
 
 ext::ExtenderBindingResult FrameworkService::bind(const ext::ExtenderBindingArgs& args) {

@@ -18,7 +18,12 @@
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "extender/framework/binder.hpp"
 #include "extender/framework/cluster_state.hpp"
@@ -29,6 +34,18 @@ namespace koord::extender::framework {
 
 // The FailedNodes text for a node name the cache does not hold.
 inline constexpr std::string_view kNodeNotFound = "node(s) not found in koord-extender's cache";
+
+// One scheduling cycle's view for prioritize: what filter looked up for the same pod.
+// kube-scheduler calls prioritize right after filter with the nodes filter kept, and, like
+// kube-scheduler's own Filter and Score running on one snapshot, prioritize then scores the
+// NodeInfos filter saw instead of looking every name up again (a hash lookup and a reference count
+// per candidate: the largest per-pod cost of a plain pod in a real run).
+struct CycleSnapshot {
+  std::string pod_uid;                                    // non-empty
+  std::string resource_version;                           // the pod's, as filter decoded it
+  std::shared_ptr<const PodInfo> pod;                     // filter's PodInfo
+  std::vector<std::shared_ptr<const NodeInfo>> feasible;  // the nodes filter kept, reply order
+};
 
 class FrameworkService final : public ExtenderService {
  public:
@@ -47,10 +64,20 @@ class FrameworkService final : public ExtenderService {
   [[nodiscard]] bool ready() const override;
 
  private:
+  // Keeps filter's view for the prioritize of the same pod (one slot: kube-scheduler's scheduling
+  // cycle is serial; anything else only misses).
+  void keepSnapshot(CycleSnapshot snapshot);
+  // Takes the kept view if it is for this pod (same UID and resourceVersion) and `names` are, in
+  // order, among its nodes; the NodeInfos come back aligned with `names`.
+  std::optional<CycleSnapshot> takeSnapshot(const api::core::Pod& pod,
+                                            const std::vector<std::string>& names);
+
   Runtime& runtime_;
   ClusterState& cluster_;
   Binder& binder_;
   std::function<bool()> ready_;
+  std::mutex snapshot_mu_;
+  std::optional<CycleSnapshot> snapshot_;  // guarded by snapshot_mu_
 };
 
 }  // namespace koord::extender::framework

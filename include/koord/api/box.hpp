@@ -39,9 +39,8 @@ class Box {
   }
   ~Box() = default;
 
-  [[nodiscard]] bool has_value() const {
-    return ptr_ != nullptr;
-  }  // NOLINT(readability-identifier-naming)
+  // NOLINTNEXTLINE(readability-identifier-naming): std::optional's name
+  [[nodiscard]] bool has_value() const { return ptr_ != nullptr; }
   explicit operator bool() const { return has_value(); }
   // Precondition for *, -> and value(): has_value().
   T& operator*() { return *ptr_; }

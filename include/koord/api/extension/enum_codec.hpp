@@ -120,6 +120,8 @@ Json encodeEnum(E value) {
 
 // Declares, in the current namespace, toString(E), toJson(E), fromJson for E and for
 // std::optional<E>, forwarding to the templates above. E needs its enumNames(E) hook first.
+// E names a type, which cannot be parenthesized.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define KOORD_API_ENUM_CODEC(E)                                                                   \
   inline std::string_view toString(E value) {                                                     \
     return ::koord::api::extension::enumToString(value);                                          \
@@ -134,3 +136,4 @@ Json encodeEnum(E value) {
                                   const std::string& path) {                                      \
     return ::koord::api::extension::decodeOptionalEnum(j, out, path);                             \
   }
+// NOLINTEND(bugprone-macro-parentheses)

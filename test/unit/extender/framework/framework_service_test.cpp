@@ -141,6 +141,67 @@ TEST_F(FrameworkServiceTest, PrioritizeWithoutScorePluginsListsNoHost) {
   EXPECT_EQ(service.filter(byName({"n1", "n2"})).nodeNames, (std::vector<std::string>{"n1", "n2"}));
 }
 
+// A service whose one plugin keeps every node and scores an empty node 100, a node with pods 20
+// (10 and 2 on the wire), over nodes e1..e3 with 8 cpus each.
+class SnapshotTest : public FrameworkServiceTest {
+ protected:
+  void SetUp() override {
+    FrameworkServiceTest::SetUp();
+    for (const std::string name : {"e1", "e2", "e3"})
+      cluster_.upsertNode(makeNode(name, "8"));
+    add("Load", [](ScriptedPlugin& p) {
+      p.on_filter = [](const PodInfo&, const NodeInfo&) { return PluginStatus::success(); };
+      p.on_score = [](const NodeInfo& node) -> int64_t { return node.pods().empty() ? 100 : 20; };
+    });
+    load_runtime_ = make({{"Load", {}, 1}});
+    ASSERT_NE(load_runtime_, nullptr);
+    load_ = std::make_unique<FrameworkService>(*load_runtime_, cluster_, binder_, nullptr);
+  }
+
+  static api::extender::ExtenderArgs podArgs(const std::string& resource_version,
+                                             std::vector<std::string> names) {
+    auto args = byName(std::move(names));
+    args.pod.metadata.resourceVersion = resource_version;
+    return args;
+  }
+
+  std::unique_ptr<Runtime> load_runtime_;
+  std::unique_ptr<FrameworkService> load_;
+};
+
+TEST_F(SnapshotTest, PrioritizeScoresTheNodesAsItsFilterSawThem) {
+  ASSERT_EQ(load_->filter(podArgs("7", {"e1", "e2", "e3"})).nodeNames,
+            (std::vector<std::string>{"e1", "e2", "e3"}));
+  // A pod lands on e1 between the cycle's filter and its prioritize.
+  ASSERT_TRUE(cluster_.upsertPod(makePod("late", "1", "e1")).isOk());
+  const api::extender::HostPriorityList as_filtered = {{"e1", 10}, {"e2", 10}, {"e3", 10}};
+  EXPECT_EQ(load_->prioritize(podArgs("7", {"e1", "e2", "e3"})), as_filtered);
+  // The view serves one prioritize: the next call reads the cluster as it is now.
+  const api::extender::HostPriorityList now = {{"e1", 2}, {"e2", 10}, {"e3", 10}};
+  EXPECT_EQ(load_->prioritize(podArgs("7", {"e1", "e2", "e3"})), now);
+}
+
+TEST_F(SnapshotTest, PrioritizeOfAnotherPodVersionReadsTheCluster) {
+  ASSERT_TRUE(load_->filter(podArgs("7", {"e1", "e2"})).error.empty());
+  ASSERT_TRUE(cluster_.upsertPod(makePod("late", "1", "e1")).isOk());
+  const api::extender::HostPriorityList now = {{"e1", 2}, {"e2", 10}};
+  EXPECT_EQ(load_->prioritize(podArgs("8", {"e1", "e2"})), now);
+}
+
+TEST_F(SnapshotTest, PrioritizeOfFewerOrReorderedNamesScoresEachNameItsOwnNode) {
+  ASSERT_TRUE(cluster_.upsertPod(makePod("resident", "1", "e2")).isOk());
+  ASSERT_TRUE(load_->filter(podArgs("7", {"e1", "e2", "e3"})).error.empty());
+  // Another extender's filter dropped e1: the kept view still lines up with the names.
+  const api::extender::HostPriorityList subset = {{"e2", 2}, {"e3", 10}};
+  EXPECT_EQ(load_->prioritize(podArgs("7", {"e2", "e3"})), subset);
+  ASSERT_TRUE(load_->filter(podArgs("7", {"e1", "e2", "e3"})).error.empty());
+  const api::extender::HostPriorityList reordered = {{"e3", 10}, {"e2", 2}, {"e1", 10}};
+  EXPECT_EQ(load_->prioritize(podArgs("7", {"e3", "e2", "e1"})), reordered);
+  ASSERT_TRUE(load_->filter(podArgs("7", {"e1", "e2"})).error.empty());
+  const api::extender::HostPriorityList unfiltered = {{"e3", 10}, {"e1", 10}};
+  EXPECT_EQ(load_->prioritize(podArgs("7", {"e3", "e1"})), unfiltered);
+}
+
 TEST_F(FrameworkServiceTest, BindAssumesThePod) {
   ASSERT_TRUE(cluster_.upsertPod(makePod("p", "1")).isOk());
   api::extender::ExtenderBindingArgs args{"p", "default", "uid-p", "n1"};
