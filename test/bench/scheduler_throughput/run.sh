@@ -186,11 +186,11 @@ for run in $(seq 1 "$runs"); do
   echo "nodes: $nodes"
   echo "pods: $pods"
   echo "kwok: ${kwok_mode#--}"
-  echo "extender_plugins: ${plugins_line:+none}${plugins_line:-default}"
+  if [ -n "$plugins_line" ]; then echo "extender_plugins: none"; else echo "extender_plugins: default"; fi
   echo "scheduler_flags: ${KOORD_SCHEDULER_FLAGS:-none}"
   echo "pods_per_second_without_extender: $plain"
   echo "pods_per_second_with_extender: $with"
   echo "ratio_with_over_without: $ratio"
 done
-[ "$runs" -gt 1 ] && python3 -c "import statistics, sys; print('median_ratio:', statistics.median(map(float, sys.argv[1:])))" "${ratios[@]}"
+[ "$runs" -gt 1 ] && python3 -c "import statistics, sys; print('median_ratio:', round(statistics.median(map(float, sys.argv[1:])), 3))" "${ratios[@]}"
 exit 0
