@@ -100,7 +100,7 @@ ext::ExtenderFilterResult FrameworkService::filter(const ext::ExtenderArgs& args
     out.failedNodes.clear();
     return out;
   }
-  if (by_name && !args.pod.metadata.uid.empty()) {
+  if (by_name && runtime_.scores() && !args.pod.metadata.uid.empty()) {
     // `known` is in input order and `feasible` a subsequence of it: keep the feasible NodeInfos.
     CycleSnapshot snapshot{args.pod.metadata.uid, args.pod.metadata.resourceVersion, *pod, {}};
     snapshot.feasible.reserve(result.feasible.size());
