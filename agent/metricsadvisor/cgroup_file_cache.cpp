@@ -15,7 +15,6 @@ namespace koord::agent::metricsadvisor {
 
 namespace {
 
-constexpr uint64_t kMinSweepPeriod = 64;
 // linux/magic.h
 constexpr uint64_t kCgroupMagic = 0x27e0eb;
 constexpr uint64_t kCgroup2Magic = 0x63677270;
@@ -54,20 +53,7 @@ size_t CgroupFileCache::openFiles() const {
 }
 
 void CgroupFileCache::maybeSweepLocked() {
-  ++reads_since_sweep_;
-  if (reads_since_sweep_ < 2 * files_.size() + kMinSweepPeriod) {
-    return;
-  }
-  reads_since_sweep_ = 0;
-  for (auto it = files_.begin(); it != files_.end();) {
-    if (!it->second.used) {
-      ::close(it->second.fd);
-      it = files_.erase(it);
-    } else {
-      it->second.used = false;
-      ++it;
-    }
-  }
+  sweep_.countRead(files_, [](const Entry& entry) { ::close(entry.fd); });
 }
 
 Status CgroupFileCache::readLocked(const std::string& path) {

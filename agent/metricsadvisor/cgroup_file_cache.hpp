@@ -34,6 +34,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "agent/metricsadvisor/idle_sweep.hpp"
 #include "koord/common/result.hpp"
 
 namespace koord::agent::metricsadvisor {
@@ -87,7 +88,7 @@ class CgroupFileCache {
   mutable std::mutex mu_;
   size_t max_open_files_;
   bool limit_checked_ = false;                    // guarded by mu_
-  uint64_t reads_since_sweep_ = 0;                // guarded by mu_
+  IdleSweep sweep_;                               // guarded by mu_
   std::unordered_map<std::string, Entry> files_;  // guarded by mu_
   std::string buffer_;                            // guarded by mu_; the last file read
 };

@@ -8,8 +8,6 @@ namespace koord::agent::metricsadvisor {
 
 namespace {
 
-constexpr uint64_t kMinSweepPeriod = 64;
-
 uint64_t workingSet(uint64_t usage, uint64_t inactive_file) {
   return usage > inactive_file ? usage - inactive_file : 0;
 }
@@ -107,19 +105,7 @@ void WorkingSetReader::forget(std::string_view dir) {
 }
 
 void WorkingSetReader::maybeSweepLocked() {
-  ++reads_since_sweep_;
-  if (reads_since_sweep_ < 2 * entries_.size() + kMinSweepPeriod) {
-    return;
-  }
-  reads_since_sweep_ = 0;
-  for (auto it = entries_.begin(); it != entries_.end();) {
-    if (!it->second.used) {
-      it = entries_.erase(it);
-    } else {
-      it->second.used = false;
-      ++it;
-    }
-  }
+  sweep_.countRead(entries_, [](const Entry&) {});
 }
 
 }  // namespace koord::agent::metricsadvisor

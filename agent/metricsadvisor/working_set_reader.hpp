@@ -43,6 +43,7 @@
 #include <unordered_map>
 
 #include "agent/metricsadvisor/cgroup_file_cache.hpp"
+#include "agent/metricsadvisor/idle_sweep.hpp"
 #include "koord/common/result.hpp"
 
 namespace koord::agent::metricsadvisor {
@@ -92,8 +93,8 @@ class WorkingSetReader {
   const uint32_t period_;
   const size_t max_entries_;
   mutable std::mutex mu_;
-  uint64_t reads_since_sweep_ = 0;  // guarded by mu_
-  uint64_t new_figures_ = 0;        // guarded by mu_; cgroups met, for the first interval
+  IdleSweep sweep_;           // guarded by mu_
+  uint64_t new_figures_ = 0;  // guarded by mu_; cgroups met, for the first interval
   std::unordered_map<std::string, Entry, DirHash, std::equal_to<>> entries_;  // guarded by mu_
 };
 

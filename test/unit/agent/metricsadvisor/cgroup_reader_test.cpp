@@ -18,24 +18,14 @@ using testing::FakeCgroups;
 using testing::FakeRoot;
 using ::testing::HasSubstr;
 using testing::kGiB;
+using testing::kLayouts;
 using testing::kMiB;
+using testing::Layout;
 
 constexpr const char* kPodDir = "kubepods/besteffort/pod6f1e2d3c-aaaa-bbbb-cccc-0123456789ab";
 constexpr const char* kContainerDir =
     "kubepods/besteffort/pod6f1e2d3c-aaaa-bbbb-cccc-0123456789ab/"
     "3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b";
-
-// The three layouts a node can have: v1 with cpuacct on its own or combined with cpu, and v2.
-struct Layout {
-  const char* name;
-  CgroupVersion version;
-  const char* cpuacct_mount;
-};
-constexpr std::array<Layout, 3> kLayouts = {{
-    {"v1 cpuacct", CgroupVersion::V1, "cpuacct"},
-    {"v1 cpu,cpuacct", CgroupVersion::V1, "cpu,cpuacct"},
-    {"v2", CgroupVersion::V2, ""},
-}};
 
 TEST(CgroupReaderTest, CpuUsageNanos) {
   for (const Layout& layout : kLayouts) {

@@ -4,6 +4,7 @@
 // memory.stat laid out as in the h200 capture (sys/cgroup2-root.txt).
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <fstream>
@@ -181,5 +182,17 @@ class FakeCgroups {
   std::string cpuacct_mount_;
   std::map<std::string, V2Cpu> v2_cpu_;
 };
+
+// The three layouts a node can have: v1 with cpuacct on its own or combined with cpu, and v2.
+struct Layout {
+  const char* name;
+  CgroupVersion version;
+  const char* cpuacct_mount;
+};
+constexpr std::array<Layout, 3> kLayouts = {{
+    {"v1 cpuacct", CgroupVersion::V1, "cpuacct"},
+    {"v1 cpu,cpuacct", CgroupVersion::V1, "cpu,cpuacct"},
+    {"v2", CgroupVersion::V2, ""},
+}};
 
 }  // namespace koord::agent::metricsadvisor::testing

@@ -21,20 +21,11 @@ using testing::CgroupVersion;
 using testing::FakeCgroups;
 using testing::FakeRoot;
 using testing::kGiB;
+using testing::kLayouts;
 using testing::kMiB;
+using testing::Layout;
 
 constexpr const char* kPodDir = "kubepods/burstable/pod0c1d2e3f-1111-4222-8333-444455556666";
-
-struct Layout {
-  const char* name;
-  CgroupVersion version;
-  const char* cpuacct_mount;
-};
-constexpr std::array<Layout, 3> kLayouts = {{
-    {"v1 cpuacct", CgroupVersion::V1, "cpuacct"},
-    {"v1 cpu,cpuacct", CgroupVersion::V1, "cpu,cpuacct"},
-    {"v2", CgroupVersion::V2, ""},
-}};
 
 // What the i-th read (from 1) writes: the usage grows by 1 MiB a read, the inactive file cache
 // by 10 MiB, so every read can tell which memory.stat its figure came from.
