@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "koord/api/codec.hpp"
+#include "koord/api/json_prune.hpp"
 
 namespace koord::api::extender {
 namespace {
@@ -26,13 +27,10 @@ bool equalFold(std::string_view a, std::string_view b) {
 }
 
 // nlohmann's SAX interface. Builds the tree of everything except the top-level NodeNames (collected
-// into `names`) and Pod.metadata.managedFields (dropped). With `pod_root` the document is the Pod
-// itself (its metadata.managedFields dropped, no NodeNames). The first problem stops the parse and
-// is kept in `status`.
+// into `names`) and Pod.metadata.managedFields (dropped). The first problem stops the parse and is
+// kept in `status`.
 class ArgsSax {
  public:
-  explicit ArgsSax(bool pod_root = false) : pod_root_(pod_root) {}
-
   using number_integer_t = Json::number_integer_t;
   using number_unsigned_t = Json::number_unsigned_t;
   using number_float_t = Json::number_float_t;
@@ -43,6 +41,8 @@ class ArgsSax {
   std::optional<std::vector<std::string>> names;
   Status status;
 
+  // The member names are nlohmann's SAX interface.
+  // NOLINTBEGIN(readability-identifier-naming)
   bool null() { return scalar(Json(nullptr)); }
   bool boolean(bool v) { return scalar(Json(v)); }
   bool number_integer(number_integer_t v) { return scalar(Json(v)); }
@@ -81,7 +81,7 @@ class ArgsSax {
     if (skip_depth_ > 0) {
       return true;
     }
-    if (!pod_root_ && stack_.size() == 1 && equalFold(k, "NodeNames")) {
+    if (stack_.size() == 1 && equalFold(k, "NodeNames")) {
       // An exact "NodeNames" wins over a case-folded one, as in encoding/json.
       if (k != "NodeNames" && names_exact_) {
         skip_next_ = true;
@@ -93,8 +93,7 @@ class ArgsSax {
       return true;
     }
     const bool pod_metadata =
-        pod_root_ ? stack_.size() == 2 && keys_[1] == "metadata"
-                  : stack_.size() == 3 && keys_[2] == "metadata" && equalFold(keys_[1], "Pod");
+        stack_.size() == 3 && keys_[2] == "metadata" && equalFold(keys_[1], "Pod");
     if (pod_metadata && k == "managedFields") {
       skip_next_ = true;
       return true;
@@ -108,6 +107,7 @@ class ArgsSax {
     status = Status::invalidArgument(std::string("failed to parse JSON: ") + e.what());
     return false;
   }
+  // NOLINTEND(readability-identifier-naming)
 
  private:
   enum class NamesState { kNone, kExpected, kInArray };
@@ -198,7 +198,6 @@ class ArgsSax {
   bool skip_next_ = false;         // the next value is dropped
   NamesState names_state_ = NamesState::kNone;
   bool names_exact_ = false;
-  bool pod_root_;
 };
 
 // The fast path for what kube-scheduler sends: a hand scan of the top-level object that parses
@@ -242,11 +241,11 @@ class FastScan {
         }
         names_seen = true;
       } else if (equalFold(key, "Pod")) {
-        ArgsSax sax(/*pod_root=*/true);
-        if (!Json::sax_parse(value.begin(), value.end(), &sax) || !sax.status.isOk()) {
+        Result<Json> pod = parseJsonPruned(value, managedFieldsOfObjectOrList());
+        if (!pod.ok()) {
           return false;
         }
-        root[std::string(key)] = std::move(sax.root);
+        root[std::string(key)] = std::move(pod).value();
       } else {
         Json member = Json::parse(value.begin(), value.end(), nullptr, /*allow_exceptions=*/false);
         if (member.is_discarded()) {

@@ -7,6 +7,7 @@
 #
 #   bash test/bench/scheduler_throughput/run.sh --extender build/default/extender/koord-extender
 #        [--nodes 1000] [--pods 5000] [--runs 1] [--kwok-pods] [--no-batching] [--no-plugins]
+#        [--verbs all|filter|bind]
 #
 # kube-scheduler (1.35+) reuses a pod's result for the identical pods after it (the
 # OpportunisticBatching feature) but turns that off for any profile with extenders; --no-batching
@@ -21,10 +22,15 @@
 # (kube-scheduler's client, HTTP, JSON, binding through the extender) with no plugin at work, the
 # ceiling of the ratio on this machine. --runs N alternates which of the two goes first and prints
 # the median ratio.
+#
+# --verbs splits the extender's cost in two: `filter` keeps the filter, prioritize and preempt
+# verbs and drops bindVerb (kube-scheduler binds itself, as in the run without the extender);
+# `bind` keeps only bindVerb (every pod still binds through koord-extender, but kube-scheduler
+# decides alone). The default, `all`, is the chart's configuration.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-extender_bin="" nodes=1000 pods=5000 runs=1 kwok_mode=--kwok-nodes-only plugins_line=""
+extender_bin="" nodes=1000 pods=5000 runs=1 kwok_mode=--kwok-nodes-only plugins_line="" verbs=all
 while [ $# -gt 0 ]; do
   case "$1" in
     --kwok-pods) kwok_mode=--kwok; shift; continue ;;
@@ -35,10 +41,17 @@ while [ $# -gt 0 ]; do
     --nodes) nodes="$2" ;;
     --pods) pods="$2" ;;
     --runs) runs="$2" ;;
+    --verbs) verbs="$2" ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
   shift 2
 done
+case "$verbs" in
+  all) drop_verbs='^$' ;;
+  filter) drop_verbs='^[[:space:]]*bindVerb:' ;;
+  bind) drop_verbs='^[[:space:]]*(filterVerb|prioritizeVerb|preemptVerb):' ;;
+  *) echo "--verbs takes all, filter or bind" >&2; exit 2 ;;
+esac
 [ -x "$extender_bin" ] || { echo "pass --extender PATH (the koord-extender binary)" >&2; exit 2; }
 dir="$(mktemp -d /tmp/koord-sched-bench.XXXXXX)"
 extender_pid=""
@@ -101,7 +114,8 @@ profiles: [{schedulerName: koord-scheduler}]
 YAML
 { echo "clientConnection: {kubeconfig: \"@KUBECONFIG@\", qps: 1000, burst: 2000}";
   sed -e "s|127.0.0.1:10262|127.0.0.1:$port|g" -e 's|leaderElect: true|leaderElect: false|' \
-    "$root/deploy/scheduler-config/scheduler-config.yaml"; } > "$dir/with-extender.yaml"
+    "$root/deploy/scheduler-config/scheduler-config.yaml" | grep -v -E "$drop_verbs"; } \
+  > "$dir/with-extender.yaml"
 
 # CPU seconds (user + system) a process has used so far; 0 when it is gone.
 cpu_seconds() {
@@ -187,6 +201,7 @@ for run in $(seq 1 "$runs"); do
   echo "pods: $pods"
   echo "kwok: ${kwok_mode#--}"
   if [ -n "$plugins_line" ]; then echo "extender_plugins: none"; else echo "extender_plugins: default"; fi
+  echo "extender_verbs: $verbs"
   echo "scheduler_flags: ${KOORD_SCHEDULER_FLAGS:-none}"
   echo "pods_per_second_without_extender: $plain"
   echo "pods_per_second_with_extender: $with"
