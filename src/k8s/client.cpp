@@ -2,8 +2,6 @@
 
 #include <utility>
 
-#include "koord/api/json_prune.hpp"
-
 namespace koord::k8s {
 namespace {
 
@@ -15,8 +13,7 @@ void addParam(std::string& query, std::string_view key, std::string_view value) 
 }
 
 Result<Json> parseBody(const HttpResult& reply, std::string_view method, const std::string& path) {
-  // Without managedFields (of the object, or of each item of a list), which nothing reads.
-  auto parsed = api::parseJsonPruned(reply.body, api::managedFieldsOfObjectOrList());
+  auto parsed = api::parseJson(reply.body);
   if (!parsed.ok()) {
     return Status::internal("failed to decode reply of " + std::string(method) + " '" + path +
                             "': " + parsed.status().message());

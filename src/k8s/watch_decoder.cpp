@@ -3,7 +3,6 @@
 #include <string>
 #include <utility>
 
-#include "koord/api/json_prune.hpp"
 #include "koord/k8s/errors.hpp"
 
 namespace koord::k8s {
@@ -104,9 +103,7 @@ Status WatchEvent::errorStatus(std::string_view path) const {
 }
 
 Status decodeWatchEvent(std::string_view text, WatchEvent& out) {
-  // managedFields is left out as it is parsed: nothing reads it, and it is a large share of a
-  // Pod's tree.
-  Result<Json> parsed = api::parseJsonPruned(text, api::managedFieldsOfWatchEvent());
+  Result<Json> parsed = api::parseJson(text);
   if (!parsed.ok()) {
     return decodeError(parsed.status().message());
   }

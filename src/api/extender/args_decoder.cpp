@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "koord/api/codec.hpp"
-#include "koord/api/json_prune.hpp"
 
 namespace koord::api::extender {
 namespace {
@@ -27,10 +26,13 @@ bool equalFold(std::string_view a, std::string_view b) {
 }
 
 // nlohmann's SAX interface. Builds the tree of everything except the top-level NodeNames (collected
-// into `names`) and Pod.metadata.managedFields (dropped). The first problem stops the parse and is
-// kept in `status`.
+// into `names`) and Pod.metadata.managedFields (dropped). With `pod_root` the document is the Pod
+// itself (its metadata.managedFields dropped, no NodeNames). The first problem stops the parse and
+// is kept in `status`.
 class ArgsSax {
  public:
+  explicit ArgsSax(bool pod_root = false) : pod_root_(pod_root) {}
+
   using number_integer_t = Json::number_integer_t;
   using number_unsigned_t = Json::number_unsigned_t;
   using number_float_t = Json::number_float_t;
@@ -81,7 +83,7 @@ class ArgsSax {
     if (skip_depth_ > 0) {
       return true;
     }
-    if (stack_.size() == 1 && equalFold(k, "NodeNames")) {
+    if (!pod_root_ && stack_.size() == 1 && equalFold(k, "NodeNames")) {
       // An exact "NodeNames" wins over a case-folded one, as in encoding/json.
       if (k != "NodeNames" && names_exact_) {
         skip_next_ = true;
@@ -93,7 +95,8 @@ class ArgsSax {
       return true;
     }
     const bool pod_metadata =
-        stack_.size() == 3 && keys_[2] == "metadata" && equalFold(keys_[1], "Pod");
+        pod_root_ ? stack_.size() == 2 && keys_[1] == "metadata"
+                  : stack_.size() == 3 && keys_[2] == "metadata" && equalFold(keys_[1], "Pod");
     if (pod_metadata && k == "managedFields") {
       skip_next_ = true;
       return true;
@@ -198,6 +201,7 @@ class ArgsSax {
   bool skip_next_ = false;         // the next value is dropped
   NamesState names_state_ = NamesState::kNone;
   bool names_exact_ = false;
+  bool pod_root_;
 };
 
 // The fast path for what kube-scheduler sends: a hand scan of the top-level object that parses
@@ -241,11 +245,11 @@ class FastScan {
         }
         names_seen = true;
       } else if (equalFold(key, "Pod")) {
-        Result<Json> pod = parseJsonPruned(value, managedFieldsOfObjectOrList());
-        if (!pod.ok()) {
+        ArgsSax sax(/*pod_root=*/true);
+        if (!Json::sax_parse(value.begin(), value.end(), &sax) || !sax.status.isOk()) {
           return false;
         }
-        root[std::string(key)] = std::move(pod).value();
+        root[std::string(key)] = std::move(sax.root);
       } else {
         Json member = Json::parse(value.begin(), value.end(), nullptr, /*allow_exceptions=*/false);
         if (member.is_discarded()) {

@@ -10,7 +10,6 @@
 #include <string>
 
 #include "koord/api/core/pod.hpp"
-#include "koord/api/json_prune.hpp"
 #include "koord/k8s/store.hpp"
 #include "koord/k8s/store_keys.hpp"
 #include "koord/k8s/transforms.hpp"
@@ -78,25 +77,6 @@ void BM_PodWatchEventsFullDecode(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * events);
 }
 BENCHMARK(BM_PodWatchEventsFullDecode)->Unit(benchmark::kMillisecond);
-
-// Parsing one watch event alone: /0 builds the whole tree and then erases managedFields (how events
-// were parsed before), /1 leaves managedFields out while parsing (what decodeWatchEvent does).
-void BM_ParseWatchEvent(benchmark::State& state) {
-  const std::string event = Json{{"type", "MODIFIED"}, {"object", typicalPod()}}.dump();
-  const bool pruned = state.range(0) == 1;
-  for (auto _ : state) {
-    if (pruned) {
-      auto tree = api::parseJsonPruned(event, api::managedFieldsOfWatchEvent());
-      benchmark::DoNotOptimize(tree);
-    } else {
-      auto tree = api::parseJson(event);
-      (*tree)["object"]["metadata"].erase("managedFields");
-      benchmark::DoNotOptimize(tree);
-    }
-  }
-  state.SetItemsProcessed(state.iterations());
-}
-BENCHMARK(BM_ParseWatchEvent)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace koord::k8s

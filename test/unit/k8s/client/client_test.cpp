@@ -68,18 +68,6 @@ TEST_F(RestApiClientTest, GetDecodesTypedWithoutManagedFields) {
   EXPECT_TRUE(pod->metadata.extra.is_null() || !pod->metadata.extra.contains("managedFields"));
 }
 
-TEST_F(RestApiClientTest, ListItemsComeWithoutManagedFields) {
-  expect("GET", "/api/v1/pods", 200,
-         R"({"kind":"PodList","metadata":{"resourceVersion":"9"},"items":[
-             {"metadata":{"name":"a","managedFields":[{"manager":"kubelet"}]},"spec":{}},
-             {"metadata":{"name":"b","annotations":{"managedFields":"kept"}}}]})");
-  auto list = client().list(kPods, "", ListOptions{});
-  ASSERT_TRUE(list.ok()) << list.status();
-  ASSERT_EQ(list->items.size(), 2u);
-  EXPECT_EQ(list->items[0], Json::parse(R"({"metadata":{"name":"a"},"spec":{}})"));
-  EXPECT_EQ(list->items[1]["metadata"]["annotations"]["managedFields"], "kept");
-}
-
 TEST_F(RestApiClientTest, ABodyThatIsNotUtf8IsAnErrorAndNothingIsSent) {
   expect("POST", "/api/v1/nodes", 201, "{}");
   api::Json node = {{"metadata", {{"name", "n1"}, {"labels", {{"model", "H\xff"}}}}}};

@@ -278,19 +278,5 @@ TEST(WatchEventTest, ResourceVersionOnlyFromAStringField) {
   EXPECT_EQ(event.resource_version, "");
 }
 
-TEST(WatchEventTest, TheObjectComesWithoutManagedFieldsAndWithEverythingElse) {
-  WatchEvent event;
-  ASSERT_TRUE(decodeWatchEvent(
-                  R"({"type":"MODIFIED","object":{"metadata":{"name":"p","resourceVersion":"8",)"
-                  R"("managedFields":[{"manager":"kubectl","fieldsV1":{"f:spec":{}}}],)"
-                  R"("labels":{"managedFields":"kept"}},"spec":{"nodeName":"n1"}}})",
-                  event)
-                  .isOk());
-  EXPECT_EQ(event.object,
-            Json::parse(R"({"metadata":{"name":"p","resourceVersion":"8",)"
-                        R"("labels":{"managedFields":"kept"}},"spec":{"nodeName":"n1"}})"));
-  EXPECT_EQ(event.resource_version, "8");
-}
-
 }  // namespace
 }  // namespace koord::k8s
