@@ -68,6 +68,9 @@ bool FrameworkService::ready() const {
 }
 
 ext::ExtenderFilterResult FrameworkService::filter(const ext::ExtenderArgs& args) {
+  // The slot only ever holds the view of the latest filter: a filter that keeps none (a failed
+  // one, nodes sent as objects, a pod without a UID) must not leave an older cycle's view behind.
+  keepSnapshot(std::nullopt);
   ext::ExtenderFilterResult out;
   const bool by_name = args.nodeNames.has_value() || !args.nodes.has_value();
   if (by_name) {
@@ -179,7 +182,7 @@ ext::HostPriorityList FrameworkService::prioritize(const ext::ExtenderArgs& args
   return out;
 }
 
-void FrameworkService::keepSnapshot(CycleSnapshot snapshot) {
+void FrameworkService::keepSnapshot(std::optional<CycleSnapshot> snapshot) {
   std::lock_guard lock(snapshot_mu_);
   snapshot_ = std::move(snapshot);
 }

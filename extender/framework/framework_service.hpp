@@ -64,9 +64,9 @@ class FrameworkService final : public ExtenderService {
   [[nodiscard]] bool ready() const override;
 
  private:
-  // Keeps filter's view for the prioritize of the same pod (one slot: kube-scheduler's scheduling
-  // cycle is serial; anything else only misses).
-  void keepSnapshot(CycleSnapshot snapshot);
+  // Keeps filter's view for the prioritize of the same pod, replacing what the slot held (one slot:
+  // kube-scheduler's scheduling cycle is serial; anything else only misses); nullopt empties it.
+  void keepSnapshot(std::optional<CycleSnapshot> snapshot);
   // Takes the kept view if it is for this pod (same UID and resourceVersion) and `names` are, in
   // order, among its nodes; the NodeInfos come back aligned with `names`.
   std::optional<CycleSnapshot> takeSnapshot(const api::core::Pod& pod,

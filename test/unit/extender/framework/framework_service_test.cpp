@@ -202,6 +202,21 @@ TEST_F(SnapshotTest, PrioritizeOfFewerOrReorderedNamesScoresEachNameItsOwnNode) 
   EXPECT_EQ(load_->prioritize(podArgs("7", {"e3", "e1"})), unfiltered);
 }
 
+TEST_F(SnapshotTest, AFilterThatKeepsNoViewDropsTheOlderOne) {
+  ASSERT_TRUE(load_->filter(podArgs("7", {"e1", "e2"})).error.empty());
+  ASSERT_TRUE(cluster_.upsertPod(makePod("late", "1", "e1")).isOk());
+  // The same pod filtered again with node objects (no node cache): nothing is kept this time, and
+  // the first filter's view, from before "late" landed, must not serve the next prioritize.
+  auto objects = podArgs("7", {});
+  objects.nodeNames.reset();
+  objects.nodes.emplace();
+  for (const std::string name : {"e1", "e2"})
+    objects.nodes->items.push_back(*makeNode(name, "8"));
+  ASSERT_TRUE(load_->filter(objects).error.empty());
+  const api::extender::HostPriorityList now = {{"e1", 2}, {"e2", 10}};
+  EXPECT_EQ(load_->prioritize(podArgs("7", {"e1", "e2"})), now);
+}
+
 TEST_F(FrameworkServiceTest, BindAssumesThePod) {
   ASSERT_TRUE(cluster_.upsertPod(makePod("p", "1")).isOk());
   api::extender::ExtenderBindingArgs args{"p", "default", "uid-p", "n1"};
