@@ -65,8 +65,10 @@ struct RestClientOptions {
   std::function<void(std::chrono::nanoseconds)> sleep;
   // Clock of the rate limiter; steady_clock by default.
   RateLimiter::Clock clock;
-  // Idle handles (and so kept-alive connections) kept in the pool.
-  int max_idle_handles = 8;
+  // Idle handles (and so kept-alive connections) kept in the pool. A burst of concurrent requests
+  // (koord-extender binds from every request thread at once) keeps up to this many connections
+  // open for the next one instead of paying a TCP and TLS handshake per request again.
+  int max_idle_handles = 64;
   log::Logger logger;
 };
 

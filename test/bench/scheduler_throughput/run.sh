@@ -7,7 +7,7 @@
 #
 #   bash test/bench/scheduler_throughput/run.sh --extender build/default/extender/koord-extender
 #        [--nodes 1000] [--pods 5000] [--runs 1] [--kwok-pods] [--no-batching] [--no-plugins]
-#        [--verbs all|filter|bind]
+#        [--verbs all|filter|bind] [--cpus CONTROL:SCHEDULER]
 #
 # kube-scheduler (1.35+) reuses a pod's result for the identical pods after it (the
 # OpportunisticBatching feature) but turns that off for any profile with extenders; --no-batching
@@ -27,13 +27,19 @@
 # verbs and drops bindVerb (kube-scheduler binds itself, as in the run without the extender);
 # `bind` keeps only bindVerb (every pod still binds through koord-extender, but kube-scheduler
 # decides alone). The default, `all`, is the chart's configuration.
+#
+# --cpus CONTROL:SCHEDULER (taskset lists, e.g. 0:1) pins etcd, kube-apiserver, kwok,
+# kube-controller-manager and this script's own clients to CONTROL, and kube-scheduler and
+# koord-extender to SCHEDULER: the koord-scheduler pod on CPUs of its own, as on a cluster where
+# the control plane does not share the scheduler's cores. Unpinned, all of them share every core.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 extender_bin="" nodes=1000 pods=5000 runs=1 kwok_mode=--kwok-nodes-only plugins_line="" verbs=all
+control_cpus="" scheduler_cpus=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --extender | --nodes | --pods | --runs | --verbs)
+    --extender | --nodes | --pods | --runs | --verbs | --cpus)
       [ $# -ge 2 ] || { echo "$1 needs a value" >&2; exit 2; } ;;
   esac
   case "$1" in
@@ -46,6 +52,9 @@ while [ $# -gt 0 ]; do
     --pods) pods="$2" ;;
     --runs) runs="$2" ;;
     --verbs) verbs="$2" ;;
+    --cpus)
+      [[ "$2" =~ ^[0-9,-]+:[0-9,-]+$ ]] || { echo "--cpus takes CONTROL:SCHEDULER, e.g. 0:1" >&2; exit 2; }
+      control_cpus="${2%%:*}" scheduler_cpus="${2#*:}" ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
   shift 2
@@ -57,6 +66,15 @@ case "$verbs" in
   *) echo "--verbs takes all, filter or bind" >&2; exit 2 ;;
 esac
 [ -x "$extender_bin" ] || { echo "pass --extender PATH (the koord-extender binary)" >&2; exit 2; }
+# Prefix of the commands that start kube-scheduler and koord-extender: their CPUs under --cpus.
+on_scheduler_cpus=()
+if [ -n "$control_cpus" ]; then
+  on_scheduler_cpus=(taskset -c "$scheduler_cpus")
+  # Everything this script starts from here on (kubectl, the watch that times the runs, the
+  # control plane) inherits the control plane's CPUs.
+  taskset -p -c "$control_cpus" $$ >/dev/null || { echo "taskset cannot pin to $control_cpus" >&2; exit 2; }
+  "${on_scheduler_cpus[@]}" true || { echo "taskset cannot pin to $scheduler_cpus" >&2; exit 2; }
+fi
 dir="$(mktemp -d /tmp/koord-sched-bench.XXXXXX)"
 extender_pid=""
 cleanup() {
@@ -141,22 +159,25 @@ measure() {
   kubectl create -f "$dir/pods.json" >/dev/null
   local components="etcd:$ETCD_PID apiserver:$APISERVER_PID kwok:$KWOK_PID kcm:${KCM_PID:-0}"
   [ -n "$extender_pid" ] && components="$components extender:$extender_pid"
-  local -A before=()
-  local entry
-  for entry in $components; do before[$entry]="$(cpu_seconds "${entry#*:}")"; done
   # A watch, opened before the scheduler starts, tells when the last pod is bound (and fails the
   # run past 60 s plus 0.1 s a pod: slower than 10 pods/s, something is broken).
   python3 "$here/wait_bound.py" --server "https://127.0.0.1:$APISERVER_PORT" --token "$TOKEN" \
     --count "$pods" --timeout "$((60 + pods / 10))" > "$dir/wait.out" &
   local waiter=$!
   until grep -q watching "$dir/wait.out" 2>/dev/null; do sleep 0.1; done
-  bash "$root/test/controlplane/cluster.sh" start-scheduler "$dir" "$1" >/dev/null
+  "${on_scheduler_cpus[@]}" bash "$root/test/controlplane/cluster.sh" start-scheduler "$dir" "$1" >/dev/null
   local start end scheduler_pid
   start="$(date +%s.%N)"
   scheduler_pid="$(sed -n 's/^SCHEDULER_PID=//p' "$dir/cluster.env" | tail -1)"
+  # From here on, as the wall clock: kube-scheduler's own start is left out of every figure.
+  local scheduler_before entry
+  scheduler_before="$(cpu_seconds "$scheduler_pid")"
+  local -A before=()
+  for entry in $components; do before[$entry]="$(cpu_seconds "${entry#*:}")"; done
   wait "$waiter" || { echo "waiting for the pods to be bound failed" >&2; exit 1; }
   end="$(date +%s.%N)"
-  local report="scheduler=$(cpu_seconds "$scheduler_pid")"
+  local report
+  report="scheduler=$(python3 -c "print(round($(cpu_seconds "$scheduler_pid") - $scheduler_before, 1))")"
   for entry in $components; do
     report="$report ${entry%%:*}=$(python3 -c "print(round($(cpu_seconds "${entry#*:}") - ${before[$entry]}, 1))")"
   done
@@ -166,7 +187,8 @@ measure() {
 }
 
 start_extender() {
-  "$extender_bin" --config "$dir/extender-config.yaml" --log-level warn >"$dir/extender.log" 2>&1 &
+  "${on_scheduler_cpus[@]}" "$extender_bin" --config "$dir/extender-config.yaml" --log-level warn \
+    >"$dir/extender.log" 2>&1 &
   extender_pid=$!
   for _ in $(seq 1 600); do
     curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break
@@ -212,6 +234,11 @@ for run in $(seq 1 "$runs"); do
   if [ -n "$plugins_line" ]; then echo "extender_plugins: none"; else echo "extender_plugins: default"; fi
   echo "extender_verbs: $verbs"
   echo "scheduler_flags: ${KOORD_SCHEDULER_FLAGS:-none}"
+  if [ -n "$control_cpus" ]; then
+    echo "cpus: control plane $control_cpus, kube-scheduler and koord-extender $scheduler_cpus"
+  else
+    echo "cpus: shared"
+  fi
   echo "pods_per_second_without_extender: $plain"
   echo "pods_per_second_with_extender: $with"
   echo "ratio_with_over_without: $ratio"

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <future>
 #include <mutex>
 #include <thread>
@@ -184,6 +185,59 @@ TEST_F(RestClientTest, ReusesConnections) {
     ASSERT_TRUE(c->request("GET", "/x").ok());
   }
   EXPECT_EQ(c->connectionsOpened(), 1u);
+}
+
+// koord-extender binds pods from many request threads at once; a burst that needs more
+// connections than a few must not close them afterwards, or the next burst pays a new TCP and TLS
+// handshake per request (on both sides: kube-apiserver's handshakes cost it more than ours).
+TEST_F(RestClientTest, KeepsTheConnectionsOfAConcurrentBurst) {
+  constexpr size_t kBurst = 16;
+  std::mutex mu;
+  std::condition_variable cv;
+  size_t waiting = 0;
+  size_t round = 0;
+  http::HttpServerOptions options;
+  options.handler_threads = kBurst;
+  auto created = http::HttpServer::create(options);
+  ASSERT_TRUE(created.ok()) << created.status();
+  server_ = std::move(created).value();
+  // Each request waits until the whole burst is in flight, so the burst really holds kBurst
+  // connections at once.
+  ASSERT_TRUE(server_
+                  ->route("GET", "/together",
+                          [&](const http::HttpRequest&) {
+                            std::unique_lock<std::mutex> lock(mu);
+                            const size_t mine = round;
+                            if (++waiting == kBurst) {
+                              waiting = 0;
+                              ++round;
+                              cv.notify_all();
+                            } else {
+                              cv.wait_for(lock, std::chrono::seconds(10),
+                                          [&] { return round != mine; });
+                            }
+                            return http::HttpResponse::json(200, "{}");
+                          })
+                  .isOk());
+  start();
+  auto c = client();
+  auto burst = [&] {
+    std::vector<std::thread> threads;
+    std::atomic<size_t> ok{0};
+    for (size_t i = 0; i < kBurst; ++i) {
+      threads.emplace_back([&] {
+        if (c->request("GET", "/together").ok())
+          ok.fetch_add(1);
+      });
+    }
+    for (auto& t : threads)
+      t.join();
+    return ok.load();
+  };
+  ASSERT_EQ(burst(), kBurst);
+  EXPECT_EQ(c->connectionsOpened(), kBurst);
+  ASSERT_EQ(burst(), kBurst);
+  EXPECT_EQ(c->connectionsOpened(), kBurst) << "the second burst opened new connections";
 }
 
 TEST_F(RestClientTest, SendsBodyHeadersAndRereadsTokenFile) {
