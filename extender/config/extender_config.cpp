@@ -182,7 +182,8 @@ Result<KoordExtenderConfiguration> decode(const koord::config::YamlDocument& doc
     readServer(r, root.child("server"), config.server);
     r.read(root.child("parallelism"), config.parallelism);
     if (config.parallelism < 0 || config.parallelism > 1024) {
-      r.problem(root.child("parallelism"), "must be between 0 (one per core) and 1024");
+      r.problem(root.child("parallelism"),
+                "must be between 0 (one per CPU the container may use) and 1024");
     }
     readLeaderElection(r, root.child("leaderElection"), config.leader_election);
     readPlugins(r, root.child("plugins"), config.plugins);

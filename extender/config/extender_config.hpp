@@ -6,7 +6,7 @@
 //   clientConnection: {kubeconfig: "", qps: 50, burst: 100}
 //   server: {address: "127.0.0.1:10262", urlPrefix: /scheduler, tlsCertFile: "", tlsKeyFile: "",
 //            maxRequestBytes: 33554432}
-//   parallelism: 0                      # filter/score workers; 0: one per hardware thread
+//   parallelism: 0                      # filter/score workers; 0: one per CPU we may use
 //   leaderElection: {leaderElect: true, leaseDuration: 15s, renewDeadline: 10s, retryPeriod: 2s,
 //                    resourceNamespace: koordinator-system, resourceName: koord-extender}
 //   plugins: [{name: NodeReservation, weight: 1, args: {...}}, ...]
@@ -75,7 +75,7 @@ struct PluginConfiguration {
 struct KoordExtenderConfiguration {
   ClientConnectionConfiguration client_connection;
   ServerConfiguration server;
-  int32_t parallelism = 0;  // 0: one worker per hardware thread
+  int32_t parallelism = 0;  // 0: one per CPU the process may use (cpuset, cgroup CPU limit)
   LeaderElectionConfiguration leader_election;
   std::vector<PluginConfiguration> plugins;  // defaultPlugins() when the file has no `plugins`
 };

@@ -6,10 +6,10 @@
 #include <optional>
 #include <set>
 #include <sstream>
-#include <thread>
 #include <utility>
 
 #include "extender/framework/runtime_internal.hpp"
+#include "koord/common/cpu_budget.hpp"
 
 namespace koord::extender::framework {
 namespace {
@@ -217,7 +217,7 @@ Result<std::unique_ptr<Runtime>> Runtime::create(const Registry& registry, const
   }
   int threads = options.parallelism;
   if (threads <= 0) {
-    threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    threads = availableCpus();  // the container's CPUs: its cpuset and CPU limit
   }
   impl->pool = std::make_unique<ThreadPool>(threads - 1);
   impl->min_parallel_work =

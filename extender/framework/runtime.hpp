@@ -40,7 +40,8 @@ struct PluginConfig {
 
 struct RuntimeOptions {
   std::vector<PluginConfig> plugins;
-  // Threads for filter and score, the caller included; 0: the hardware threads. 1: no workers.
+  // Threads for filter and score, the caller included; 0: one per CPU this process may use (its
+  // affinity mask, capped by its cgroup CPU limit: koord/common/cpu_budget.hpp). 1: no workers.
   int parallelism = 0;
   // filter and score run in parallel only when nodes * plugins reaches this many calls; below it
   // the caller does all the work (waking workers costs more than a few hundred cheap calls).

@@ -179,7 +179,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "line 4: server.address: expected a string, got number",
                  "line 4: server.urlPrefix: \"/a b\" is not a URL path",
                  "line 4: server.maxRequestBytes: must be at least 1024",
-                 "line 5: parallelism: must be between 0 (one per core) and 1024"}},
+                 "line 5: parallelism: must be between 0 (one per CPU the container may use) and "
+                 "1024"}},
         BadCase{"BadAddresses",
                 std::string(kHeader) + "server: {address: \"localhost\"}\n",
                 {"line 3: server.address: \"localhost\" is not host:port: missing ':<port>'"}},
