@@ -47,7 +47,8 @@ Status connectInformers(k8s::SharedInformerFactory& factory, framework::ClusterS
                         const log::Logger& logger, std::function<bool()>& synced) {
   KOORD_ASSIGN_OR_RETURN(auto nodes, factory.informerFor<api::core::Node>(k8s::kNodes));
   KOORD_ASSIGN_OR_RETURN(
-      auto pods, factory.informerFor<api::core::Pod>(k8s::kPods, {}, &k8s::decodePodForCache));
+      auto pods, factory.informerFor<api::core::Pod>(k8s::kPods, {}, &k8s::decodePodForCache,
+                                                     k8s::WatchFormat::kProtobuf));
   k8s::ResourceEventHandlers<api::core::Node> node_handlers;
   node_handlers.onAdd = [&state](const std::shared_ptr<const api::core::Node>& node) {
     state.upsertNode(node);

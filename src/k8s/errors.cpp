@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "koord/api/codec.hpp"
+#include "koord/k8s/protobuf_object.hpp"
 
 namespace koord::k8s {
 namespace {
@@ -134,7 +135,17 @@ std::string_view reasonForHttpCode(int http_code) {
 ApiError decodeApiError(int http_code, std::string_view body) {
   ApiError out;
   out.http_code = http_code;
-  nlohmann::json j = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  // A request that accepts protobuf (a Pod watch) gets its error Status in protobuf too.
+  constexpr std::string_view kProtobufMagic("k8s\0", 4);
+  nlohmann::json j;
+  if (body.starts_with(kProtobufMagic)) {
+    Result<api::Json> decoded = decodeProtobufObject(body);
+    if (decoded.ok()) {
+      j = std::move(decoded).value();
+    }
+  } else {
+    j = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  }
   const bool is_status = j.is_object() && api::stringOr(j, "kind") == "Status";
   if (is_status) {
     if (j.contains("reason") && j["reason"].is_string()) {

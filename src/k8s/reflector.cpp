@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "koord/k8s/errors.hpp"
+#include "koord/k8s/protobuf_watch_decoder.hpp"
 
 namespace koord::k8s {
 
@@ -182,7 +183,9 @@ Reflector::Next Reflector::watchOnce(Status& failure) {
     ++stats_.watches;
   }
 
-  WatchDecoder decoder(options_.max_event_bytes);
+  const bool protobuf = options_.watch_format == WatchFormat::kProtobuf;
+  WatchDecoder json_decoder(options_.max_event_bytes);
+  ProtobufWatchDecoder protobuf_decoder(options_.max_event_bytes);
   const Clock::TimePoint started = clock_->now();
   bool saw_anything = false;
   Next next = Next::kWatch;
@@ -227,10 +230,13 @@ Reflector::Next Reflector::watchOnce(Status& failure) {
   Status decode_failure;
   StreamOptions stream_options;
   stream_options.stop = &stop_;
+  if (protobuf) {
+    stream_options.accept = kProtobufWatchContentType;
+  }
   Status streamed = client_.watch(
       options_.gvr, options_.ns, watch_options,
       [&](std::string_view chunk) {
-        Status fed = decoder.feed(chunk, emit);
+        Status fed = protobuf ? protobuf_decoder.feed(chunk, emit) : json_decoder.feed(chunk, emit);
         if (!fed.isOk()) {
           decode_failure = fed;
           return false;
@@ -255,7 +261,7 @@ Reflector::Next Reflector::watchOnce(Status& failure) {
     failure = streamed;
     return Next::kWatch;
   }
-  Status finished = decoder.finish();
+  Status finished = protobuf ? protobuf_decoder.finish() : json_decoder.finish();
   if (!finished.isOk()) {
     failure = finished;
   } else if (!saw_anything && clock_->now() - started < std::chrono::seconds(1)) {

@@ -26,7 +26,9 @@ Status decodeError(const std::string& cause) {
   return Status::invalidArgument("failed to decode watch event: " + cause);
 }
 
-bool parseType(std::string_view name, WatchEventType& out) {
+}  // namespace
+
+bool parseWatchEventType(std::string_view name, WatchEventType& out) {
   static constexpr WatchEventType kTypes[] = {WatchEventType::kAdded, WatchEventType::kModified,
                                               WatchEventType::kDeleted, WatchEventType::kBookmark,
                                               WatchEventType::kError};
@@ -38,6 +40,8 @@ bool parseType(std::string_view name, WatchEventType& out) {
   }
   return false;
 }
+
+namespace {
 
 int64_t statusHttpCode(const Json& object) {
   if (!object.is_object()) {
@@ -115,16 +119,20 @@ Status decodeWatchEvent(std::string_view text, WatchEvent& out) {
   if (type_it == j.end() || !type_it->is_string()) {
     return decodeError("type: required string");
   }
-  WatchEventType type{};
-  if (!parseType(type_it->get_ref<const std::string&>(), type)) {
-    return decodeError("type: unknown event type '" + type_it->get<std::string>() + "'");
-  }
   const auto object_it = j.find("object");
   if (object_it == j.end() || !object_it->is_object()) {
     return decodeError("object: expected object");
   }
+  return makeWatchEvent(type_it->get_ref<const std::string&>(), std::move(*object_it), out);
+}
+
+Status makeWatchEvent(std::string_view type_name, Json&& object, WatchEvent& out) {
+  WatchEventType type{};
+  if (!parseWatchEventType(type_name, type)) {
+    return decodeError("type: unknown event type '" + std::string(type_name) + "'");
+  }
   out.type = type;
-  out.object = std::move(*object_it);
+  out.object = std::move(object);
   out.resource_version.clear();
   const auto meta_it = out.object.find("metadata");
   if (type != WatchEventType::kError && meta_it != out.object.end() && meta_it->is_object()) {

@@ -47,6 +47,9 @@ class ReflectorHandler {
                                           const std::string& resource_version) = 0;
 };
 
+// The encoding of a watch's events.
+enum class WatchFormat { kJson, kProtobuf };
+
 struct ReflectorOptions {
   GroupVersionResource gvr;
   std::string ns;  // "" watches every namespace (and is required for cluster-scoped resources)
@@ -63,6 +66,10 @@ struct ReflectorOptions {
                         0};
   // Cap on one watch event (a larger one is an error and the watch is restarted).
   size_t max_event_bytes = WatchDecoder::kDefaultMaxEventBytes;
+  // Watches in protobuf (protobuf_watch_decoder.hpp) instead of JSON; lists stay JSON. Only for
+  // a kind decodeProtobufObject has a schema for (Pods) and a handler that reads no field beyond
+  // that schema's: decodePodForCache and decodePodForNode.
+  WatchFormat watch_format = WatchFormat::kJson;
   // Time source for the backoff waits; nullptr means a RealClock owned by the reflector.
   const Clock* clock = nullptr;
   log::Logger logger;

@@ -47,12 +47,13 @@ class SharedInformerFactory {
   SharedInformerFactory& operator=(const SharedInformerFactory&) = delete;
 
   // The informer for `gvr` in `scope`, created on first use (not started: call start()). The
-  // first caller's decoder is the one used. kAlreadyExists when the resource and scope were
-  // registered with another T.
+  // first caller's decoder and watch format (ReflectorOptions::watch_format) are the ones used.
+  // kAlreadyExists when the resource and scope were registered with another T.
   template <class T>
   [[nodiscard]] Result<std::shared_ptr<Informer<T>>> informerFor(
       const GroupVersionResource& gvr, const InformerScope& scope = {},
-      typename Informer<T>::Decoder decoder = &Informer<T>::defaultDecode) {
+      typename Informer<T>::Decoder decoder = &Informer<T>::defaultDecode,
+      WatchFormat watch_format = WatchFormat::kJson) {
     std::lock_guard lock(mu_);
     auto key = std::make_tuple(gvr.group, gvr.version, gvr.resource, scope);
     auto it = informers_.find(key);
@@ -73,6 +74,7 @@ class SharedInformerFactory {
     reflector_options.min_watch_timeout = options_.min_watch_timeout;
     reflector_options.clock = options_.clock;
     reflector_options.logger = options_.logger;
+    reflector_options.watch_format = watch_format;
     auto informer =
         std::make_shared<Informer<T>>(client_, std::move(reflector_options), std::move(decoder));
     informers_.emplace(std::move(key), informer);

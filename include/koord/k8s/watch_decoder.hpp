@@ -72,6 +72,13 @@ class WatchDecoder {
   Status error_;
 };
 
+// "ADDED" -> kAdded, ...; false for any other name.
+[[nodiscard]] bool parseWatchEventType(std::string_view name, WatchEventType& out);
+
+// Fills `out` from an event's type name and its object (JSON, whatever the wire format was):
+// kInvalidArgument for an unknown type; resource_version from object.metadata except for ERROR.
+[[nodiscard]] Status makeWatchEvent(std::string_view type_name, Json&& object, WatchEvent& out);
+
 // Decodes one complete watch event object (the decoder's second step, exposed for tests and for
 // callers that already have the framed object).
 [[nodiscard]] Status decodeWatchEvent(std::string_view text, WatchEvent& out);
