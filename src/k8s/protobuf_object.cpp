@@ -367,46 +367,51 @@ Status malformed(std::string_view what) {
 
 Status decodeMessage(std::string_view data, const MessageSpec& spec, Json& out);
 
-// One map<string, V> entry {key = 1, value = 2}; for a Quantity value, its string = 1.
-Status decodeMapEntry(std::string_view data, bool quantity, Json& map) {
+// Calls fn(number, bytes) for each length-delimited field of `data`, in order, and skips the
+// other fields; false when `data` is malformed or fn returns false (a malformed nested message).
+template <class Fn>
+bool forEachBytesField(std::string_view data, Fn&& fn) {
   Reader r(data);
-  std::string key;
-  std::string value;
   uint32_t number = 0;
   uint32_t wire = 0;
   while (r.next(number, wire)) {
-    std::string_view bytes;
     if (wire != kLength) {
       if (!r.skip(wire)) {
         break;
       }
       continue;
     }
+    std::string_view bytes;
     if (!r.bytes(bytes)) {
       break;
     }
+    if (!fn(number, bytes)) {
+      return false;
+    }
+  }
+  return r.ok();
+}
+
+// One map<string, V> entry {key = 1, value = 2}; for a Quantity value, its string = 1.
+Status decodeMapEntry(std::string_view data, bool quantity, Json& map) {
+  std::string key;
+  std::string value;
+  const bool ok = forEachBytesField(data, [&](uint32_t number, std::string_view bytes) {
     if (number == 1) {
       key = jsonString(bytes);
     } else if (number == 2 && !quantity) {
       value = jsonString(bytes);
     } else if (number == 2) {
-      Reader q(bytes);
-      uint32_t qn = 0;
-      uint32_t qw = 0;
-      while (q.next(qn, qw)) {
-        std::string_view s;
-        if (qw == kLength && qn == 1 && q.bytes(s)) {
-          value = jsonString(s);
-        } else if (!q.skip(qw)) {
-          break;
+      return forEachBytesField(bytes, [&](uint32_t n, std::string_view text) {
+        if (n == 1) {
+          value = jsonString(text);
         }
-      }
-      if (!q.ok()) {
-        return malformed("a quantity");
-      }
+        return true;
+      });
     }
-  }
-  if (!r.ok()) {
+    return true;
+  });
+  if (!ok) {
     return malformed("a map entry");
   }
   if (!map.is_object()) {
@@ -520,50 +525,30 @@ Result<Json> decodeProtobufObject(std::string_view envelope) {
   if (envelope.substr(0, kMagic.size()) != kMagic) {
     return Status::invalidArgument("not a Kubernetes protobuf object: no \"k8s\\0\" prefix");
   }
-  Reader unknown(envelope.substr(kMagic.size()));
   std::string api_version;
   std::string kind;
   std::string_view raw;
   std::string encoding;
-  uint32_t number = 0;
-  uint32_t wire = 0;
-  while (unknown.next(number, wire)) {
-    std::string_view bytes;
-    if (wire != kLength) {
-      if (!unknown.skip(wire)) {
-        break;
-      }
-      continue;
-    }
-    if (!unknown.bytes(bytes)) {
-      break;
-    }
-    if (number == 1) {  // typeMeta {apiVersion = 1, kind = 2}
-      Reader type_meta(bytes);
-      uint32_t tn = 0;
-      uint32_t tw = 0;
-      while (type_meta.next(tn, tw)) {
-        std::string_view s;
-        if (tw == kLength && type_meta.bytes(s)) {
-          if (tn == 1) {
-            api_version = jsonString(s);
-          } else if (tn == 2) {
-            kind = jsonString(s);
-          }
-        } else if (!type_meta.skip(tw)) {
-          break;
+  const bool ok = forEachBytesField(
+      envelope.substr(kMagic.size()), [&](uint32_t number, std::string_view bytes) {
+        if (number == 1) {  // typeMeta {apiVersion = 1, kind = 2}
+          return forEachBytesField(bytes, [&](uint32_t n, std::string_view text) {
+            if (n == 1) {
+              api_version = jsonString(text);
+            } else if (n == 2) {
+              kind = jsonString(text);
+            }
+            return true;
+          });
         }
-      }
-      if (!type_meta.ok()) {
-        return malformed("typeMeta");
-      }
-    } else if (number == 2) {
-      raw = bytes;
-    } else if (number == 3) {
-      encoding = jsonString(bytes);
-    }
-  }
-  if (!unknown.ok()) {
+        if (number == 2) {
+          raw = bytes;
+        } else if (number == 3) {
+          encoding = jsonString(bytes);
+        }
+        return true;
+      });
+  if (!ok) {
     return malformed("the envelope");
   }
   if (!encoding.empty()) {
