@@ -1,7 +1,8 @@
 // The protobuf watch decoder on streams captured from kube-apiserver v1.36.3
-// (test/testdata/k8s/protobuf/: a Pod's ADDED and MODIFIED events, a 410 ERROR event, a 404
-// Status body), and on those bytes cut and damaged. That the schema reads every field the way the
-// JSON does is proved against a live apiserver by integration.protobuf_watch_integration_test.
+// (test/testdata/k8s/protobuf/: a Pod's ADDED and MODIFIED events, a bookmark, a 410 ERROR
+// event, a 404 Status body), and on those bytes cut and damaged. That the schema reads every
+// field the way the JSON does is proved against a live apiserver by
+// integration.protobuf_watch_integration_test.
 #include "koord/k8s/protobuf_watch_decoder.hpp"
 
 #include <gtest/gtest.h>
@@ -85,6 +86,16 @@ TEST(ProtobufWatchDecoderTest, AnExpiredVersionIsAGoneErrorEvent) {
   const Status error = d.events[0].errorStatus("pods");
   EXPECT_TRUE(isGone(error)) << error;
   EXPECT_NE(error.message().find("too old resource version"), std::string::npos) << error;
+}
+
+TEST(ProtobufWatchDecoderTest, ABookmarkCarriesTheVersionToResumeFrom) {
+  // The initial-events-end bookmark of a watch with sendInitialEvents=true.
+  const Decoded d = decode(readTestdata("watch_bookmark.bin"), 7);
+  ASSERT_TRUE(d.status.isOk()) << d.status;
+  ASSERT_EQ(d.events.size(), 1u);
+  EXPECT_EQ(d.events[0].type, WatchEventType::kBookmark);
+  EXPECT_EQ(d.events[0].resource_version, "200");
+  EXPECT_EQ(d.events[0].object["metadata"]["annotations"]["k8s.io/initial-events-end"], "true");
 }
 
 TEST(ProtobufWatchDecoderTest, AProtobufErrorBodyGivesTheStatusMessage) {
