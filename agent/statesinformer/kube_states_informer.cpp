@@ -24,8 +24,11 @@ Result<std::unique_ptr<KubeStatesInformer>> KubeStatesInformer::create(
   const k8s::InformerScope by_name{"", "", "metadata.name=" + node_name};
   const k8s::InformerScope by_node{"", "", "spec.nodeName=" + node_name};
   KOORD_ASSIGN_OR_RETURN(out->nodes_, factory.informerFor<api::core::Node>(k8s::kNodes, by_name));
+  // Pods in protobuf: kube-apiserver reuses the encoding it makes for the kubelet, and this node's
+  // pods decode into the same fields decodePodForNode keeps from JSON (docs/client-library.md).
   KOORD_ASSIGN_OR_RETURN(
-      out->pods_, factory.informerFor<api::core::Pod>(k8s::kPods, by_node, &k8s::decodePodForNode));
+      out->pods_, factory.informerFor<api::core::Pod>(k8s::kPods, by_node, &k8s::decodePodForNode,
+                                                      k8s::WatchFormat::kProtobuf));
   KOORD_ASSIGN_OR_RETURN(out->slos_,
                          factory.informerFor<api::slo::NodeSLO>(k8s::kNodeSLOs, by_name));
   KOORD_ASSIGN_OR_RETURN(out->metrics_,

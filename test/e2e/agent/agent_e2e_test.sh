@@ -8,7 +8,9 @@
 #     through the same dlopen path as the real library.
 #  B. reconciler (root with writable cgroup v1 only): a BE pod bound to the node with
 #     kubernetes.io/batch-cpu 500 whose container cgroup runs two busy processes gets
-#     cpu.cfs_quota_us 50000 from koord-agent, and the kernel throttles it to about half a core.
+#     cpu.cfs_quota_us 50000 from koord-agent, and the kernel throttles it to about half a core. A
+#     second BE pod, created while koord-agent runs, reaches it through its Pod watch (protobuf)
+#     rather than its first list, and gets its limits too.
 #  C. NodeMetric follows load: node usage rises in the next report after an extra busy process
 #     starts, and podsMetric reports the BE pod at about half a core.
 #  D. an API server that goes away (koord-agent pointed at a dead one after the first reports)
@@ -101,26 +103,29 @@ cat <<JSON | kubectl apply -f - >/dev/null
           "nodeAggregatePolicy": {"durations": ["1m"]}}}}
 JSON
 
-# The BE pod, as a kubelet would run it: bound, started, with its container's cgroup and processes.
-cat <<JSON | kubectl apply -f - >/dev/null
+# A BE pod as a kubelet would run it: bound and started. Sets $container to its container's cgroup
+# path below the hierarchies' roots.
+be_pod() {  # name batch-cpu batch-memory
+  cat <<JSON | kubectl apply -f - >/dev/null
 {"apiVersion": "v1", "kind": "Pod",
- "metadata": {"name": "be-batch", "namespace": "$ns", "labels": {"koordinator.sh/qosClass": "BE", "koordinator.sh/priority-class": "koord-batch"}},
+ "metadata": {"name": "$1", "namespace": "$ns", "labels": {"koordinator.sh/qosClass": "BE", "koordinator.sh/priority-class": "koord-batch"}},
  "spec": {"nodeName": "$node",
           "containers": [{"name": "app", "image": "busybox",
-            "resources": {"requests": {"kubernetes.io/batch-cpu": "500", "kubernetes.io/batch-memory": "256Mi"},
-                          "limits": {"kubernetes.io/batch-cpu": "500", "kubernetes.io/batch-memory": "256Mi"}}}]}}
+            "resources": {"requests": {"kubernetes.io/batch-cpu": "$2", "kubernetes.io/batch-memory": "$3"},
+                          "limits": {"kubernetes.io/batch-cpu": "$2", "kubernetes.io/batch-memory": "$3"}}}]}}
 JSON
-uid="$(kubectl get pod -n "$ns" be-batch -o jsonpath='{.metadata.uid}')"
-cid="e2e$(echo "$uid" | tr -d '-' | cut -c1-20)"
-kubectl patch pod -n "$ns" be-batch --subresource=status --type=merge -p \
-  "{\"status\":{\"phase\":\"Running\",\"containerStatuses\":[{\"name\":\"app\",\"containerID\":\"containerd://$cid\",\"ready\":true,\"restartCount\":0,\"image\":\"busybox\",\"imageID\":\"\",\"state\":{\"running\":{}}}]}}" >/dev/null
-qos="$(kubectl get pod -n "$ns" be-batch -o jsonpath='{.status.qosClass}')"
-[ "$qos" = BestEffort ] || fail "the API server gave the pod QoS class '$qos', not BestEffort"
-container="$cg_prefix/kubepods/besteffort/pod$uid/$cid"
-
-reconcile_checks=false
-if cgroups_writable; then
-  reconcile_checks=true
+  local uid cid qos
+  uid="$(kubectl get pod -n "$ns" "$1" -o jsonpath='{.metadata.uid}')"
+  cid="e2e$(echo "$uid" | tr -d '-' | cut -c1-20)"
+  kubectl patch pod -n "$ns" "$1" --subresource=status --type=merge -p \
+    "{\"status\":{\"phase\":\"Running\",\"containerStatuses\":[{\"name\":\"app\",\"containerID\":\"containerd://$cid\",\"ready\":true,\"restartCount\":0,\"image\":\"busybox\",\"imageID\":\"\",\"state\":{\"running\":{}}}]}}" >/dev/null
+  qos="$(kubectl get pod -n "$ns" "$1" -o jsonpath='{.status.qosClass}')"
+  [ "$qos" = BestEffort ] || fail "the API server gave pod $1 QoS class '$qos', not BestEffort"
+  container="$cg_prefix/kubepods/besteffort/pod$uid/$cid"
+}
+# Creates $container's cgroup in every hierarchy koord-agent writes, as the kubelet would.
+make_container_cgroups() {
+  local h path part parent
   for h in cpu cpuacct cpuset memory; do
     path=""
     for part in $(echo "$container" | tr '/' ' '); do
@@ -132,6 +137,15 @@ if cgroups_writable; then
       fi
     done
   done
+}
+
+# The BE pod, with its container's cgroup and processes.
+be_pod be-batch 500 256Mi
+
+reconcile_checks=false
+if cgroups_writable; then
+  reconcile_checks=true
+  make_container_cgroups
   for _ in 1 2; do
     sh -c 'while :; do :; done' & busy_pids+=($!)
     for h in cpu cpuacct cpuset memory; do echo "${busy_pids[-1]}" > "$cgroot/$h/$container/cgroup.procs"; done
@@ -181,6 +195,18 @@ if $reconcile_checks; then
   python3 -c "import sys; sys.exit(0 if $used <= 0.65 else 1)" \
     && pass "B: the kernel holds the BE pod at $used cores (quota 0.5)" || fail "B: the BE pod used $used cores, over its 0.5-core quota"
   grep -q '^nr_throttled [1-9]' "$cgroot/cpu/$container/cpu.stat" && pass "B: cpu.stat shows throttling" || fail "B: no throttling in cpu.stat"
+
+  # B. a pod that arrives while koord-agent runs comes through its Pod watch (protobuf), not its
+  # first list: its limits must be read from that stream as they were from the list.
+  first_container="$container"
+  be_pod be-late 250 128Mi
+  make_container_cgroups
+  wait_for 30 "be-late's cpu.cfs_quota_us 25000" sh -c "[ \"\$(cat $cgroot/cpu/$container/cpu.cfs_quota_us)\" = 25000 ]" \
+    && pass "B: a pod created while koord-agent runs gets cpu.cfs_quota_us 25000" \
+    || fail "B: the late pod's cpu.cfs_quota_us is $(cat "$cgroot/cpu/$container/cpu.cfs_quota_us")"
+  [ "$(cat "$cgroot/memory/$container/memory.limit_in_bytes")" = 134217728 ] \
+    && pass "B: and memory.limit_in_bytes 128Mi" || fail "B: the late pod's memory.limit_in_bytes $(cat "$cgroot/memory/$container/memory.limit_in_bytes")"
+  container="$first_container"
 
   # C. NodeMetric follows a load
   first="$(jsonpath nodemetric "$node" '{.status.updateTime}')"
