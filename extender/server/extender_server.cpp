@@ -13,6 +13,7 @@ Result<std::unique_ptr<ExtenderServer>> ExtenderServer::create(framework::Extend
   http_options.max_body_bytes = options.max_request_bytes;
   http_options.request_timeout = options.request_timeout;
   http_options.handler_threads = options.handler_threads;
+  http_options.waiting_handler_threads = options.bind_handler_threads;
   http_options.tls_cert_file = options.tls_cert_file;
   http_options.tls_key_file = options.tls_key_file;
   http_options.logger = options.logger;

@@ -53,7 +53,12 @@ struct ServerOptions {
   // How long one request may take before it is answered 503. kube-scheduler gives up after its
   // httpTimeout (5 s by default); bind may wait for a gang, so this is longer.
   std::chrono::milliseconds request_timeout = std::chrono::seconds(30);
+  // How many filter, prioritize and preempt requests (and health and metrics requests) are handled
+  // at once; kube-scheduler sends one scheduling cycle's requests at a time.
   std::size_t handler_threads = 16;
+  // How many binds are handled at once, apart from the above: each waits for kube-apiserver, and
+  // kube-scheduler has one in flight per pod in its binding cycle.
+  std::size_t bind_handler_threads = 256;
   log::Logger logger;
 };
 

@@ -179,8 +179,14 @@ Status registerExtenderRoutes(http::HttpServer& server, framework::ExtenderServi
   }
   for (Verb verb : {Verb::kFilter, Verb::kPrioritize, Verb::kBind, Verb::kPreempt}) {
     const std::string path = prefix + "/" + std::string(verbName(verb));
+    // A bind waits for kube-apiserver (and a gang's bind for its gang) and kube-scheduler sends
+    // them concurrently, one per pod in its binding cycle: they run in slots of their own, so that
+    // a burst of them never keeps the next pod's filter, on kube-scheduler's critical path,
+    // waiting.
+    const http::HandlerKind kind =
+        verb == Verb::kBind ? http::HandlerKind::kWaits : http::HandlerKind::kCompute;
     KOORD_RETURN_IF_ERROR(
-        server.route("POST", path, verbHandler(verb, service, durations, logger)));
+        server.route("POST", path, verbHandler(verb, service, durations, logger), kind));
   }
   KOORD_RETURN_IF_ERROR(server.route("GET", "/healthz", [](const http::HttpRequest&) {
     return http::HttpResponse::text(200, "ok\n");

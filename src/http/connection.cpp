@@ -287,13 +287,13 @@ void Connection::dispatch(const HttpRequest& request, Clock::time_point deadline
       return;
     }
     case Router::Match::Kind::kFound:
-      runHandler(match.handler, request, deadline);
+      runHandler(match.handler, core_.slotsFor(match.handler_kind), request, deadline);
       return;
   }
 }
 
-void Connection::runHandler(const HttpHandler& handler, const HttpRequest& request,
-                            Clock::time_point deadline) {
+void Connection::runHandler(const HttpHandler& handler, HandlerSlots& slots,
+                            const HttpRequest& request, Clock::time_point deadline) {
   std::optional<HttpResponse> response;
   {
     // Disarmed on every way out, so that the watchdog never calls into a Connection that is gone.
@@ -302,11 +302,11 @@ void Connection::runHandler(const HttpHandler& handler, const HttpRequest& reque
       const Watchdog::Ticket ticket;
       ~Armed() { watchdog.disarm(ticket); }
     } armed{core_.watchdog, core_.watchdog.arm(deadline, [this] { onDeadline(); })};
-    if (core_.slots.acquire(deadline)) {
+    if (slots.acquire(deadline)) {
       struct Slot {
         HandlerSlots& slots;
         ~Slot() { slots.release(); }
-      } slot{core_.slots};
+      } slot{slots};
       if (!answered_.load()) {
         response = callHandler(handler, request);
       }

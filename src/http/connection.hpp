@@ -4,9 +4,9 @@
 //
 // Per request: read the head (over 64 KiB: 431; malformed: 400; both close the connection), then
 // the body (Content-Length or chunked, "HTTP/1.1 100 Continue" first when the client expects it),
-// then route it and run the handler on this thread, holding one of core.slots; write the answer
-// and go on with the next request unless either side asked to close. Bytes that arrived after a
-// request (pipelining) stay buffered for the next one.
+// then route it and run the handler on this thread, holding one of core.slots (core.waiting_slots
+// for a kWaits route); write the answer and go on with the next request unless either side asked
+// to close. Bytes that arrived after a request (pipelining) stay buffered for the next one.
 //  - A body over max_body_bytes is read and dropped, then answered 413 "Connection: close"; once
 //    16 MiB more arrived, or at once when Content-Length already says so or when the client waits
 //    for 100 Continue, the 413 goes out and the connection is cut (closed without reading on).
@@ -41,12 +41,20 @@ namespace koord::http::detail {
 
 struct SocketServerCore {
   explicit SocketServerCore(HttpServerOptions opts)
-      : options(std::move(opts)), slots(options.handler_threads) {}
+      : options(std::move(opts)),
+        slots(options.handler_threads),
+        waiting_slots(options.waiting_handler_threads) {}
+
+  // The slots a handler of `kind` runs in.
+  HandlerSlots& slotsFor(HandlerKind kind) {
+    return kind == HandlerKind::kWaits ? waiting_slots : slots;
+  }
 
   const HttpServerOptions options;
   Router router;
-  HandlerSlots slots;  // at most options.handler_threads handlers run at once
-  Watchdog watchdog;   // request deadlines while handlers run
+  HandlerSlots slots;          // at most options.handler_threads kCompute handlers run at once
+  HandlerSlots waiting_slots;  // at most options.waiting_handler_threads kWaits handlers
+  Watchdog watchdog;           // request deadlines while handlers run
 
   std::mutex mu;
   // Notified when in_flight drops to 0 and when a connection ends.
@@ -91,7 +99,8 @@ class Connection {
   Body readBody(const RequestHead& head, std::string& body, Clock::time_point deadline,
                 std::string& error);
   void dispatch(const HttpRequest& request, Clock::time_point deadline);
-  void runHandler(const HttpHandler& handler, const HttpRequest& request,
+  // Runs `handler` in one of `slots` (the core's slots for the route's HandlerKind).
+  void runHandler(const HttpHandler& handler, HandlerSlots& slots, const HttpRequest& request,
                   Clock::time_point deadline);
   HttpResponse callHandler(const HttpHandler& handler, const HttpRequest& request) const;
 

@@ -61,7 +61,8 @@ struct ServerState {
 
   const HttpServerOptions options;
   detail::Router router;
-  detail::Dispatcher dispatcher;
+  detail::Dispatcher dispatcher;          // kCompute handlers, request deadlines
+  detail::Dispatcher waiting_dispatcher;  // kWaits handlers
 
   std::mutex mu;
   std::condition_variable idle_cv;
@@ -279,8 +280,9 @@ void dispatch(const std::shared_ptr<Exchange>& ex) {
     case detail::Router::Match::Kind::kFound:
       break;
   }
-  const bool queued =
-      ex->state->dispatcher.submit([ex, handler = match.handler] { runHandler(ex, handler); });
+  const bool queued = (match.handler_kind == HandlerKind::kWaits ? ex->state->waiting_dispatcher
+                                                                 : ex->state->dispatcher)
+                          .submit([ex, handler = match.handler] { runHandler(ex, handler); });
   if (!queued) {
     answer(ex, plain(503, "server is shutting down"), After::kCloseAndAbortBody);
   }
@@ -414,12 +416,14 @@ class CppRestHttpServer final : public HttpServer {
   ~CppRestHttpServer() override {
     stop(std::chrono::milliseconds(0));
     state_->dispatcher.shutdown();
+    state_->waiting_dispatcher.shutdown();
     std::unique_lock<std::mutex> lock(state_->mu);
     state_->idle_cv.wait_for(lock, kDrainOnDestruction, [this] { return state_->in_flight == 0; });
   }
 
-  Status route(std::string_view method, std::string_view path, HttpHandler handler) override {
-    return state_->router.add(method, path, std::move(handler));
+  Status route(std::string_view method, std::string_view path, HttpHandler handler,
+               HandlerKind kind) override {
+    return state_->router.add(method, path, std::move(handler), kind);
   }
 
   Status start() override {
@@ -431,6 +435,7 @@ class CppRestHttpServer final : public HttpServer {
     const HttpServerOptions& options = state_->options;
     if (!dispatcher_started_) {
       state_->dispatcher.start(options.handler_threads);
+      state_->waiting_dispatcher.start(options.waiting_handler_threads);
       dispatcher_started_ = true;
     }
     web::http::experimental::listener::http_listener_config config;

@@ -1,13 +1,12 @@
 #include "dispatcher.hpp"
 
+#include <system_error>
+
 namespace koord::http::detail {
 
 void Dispatcher::start(std::size_t threads) {
   std::lock_guard<std::mutex> lock(mu_);
-  for (std::size_t i = 0; i < threads; ++i) {
-    workers_.emplace_back([this] { runWorker(); });
-  }
-  timer_ = std::thread([this] { runTimer(); });
+  max_workers_ = threads;
 }
 
 bool Dispatcher::submit(std::function<void()> task) {
@@ -17,6 +16,17 @@ bool Dispatcher::submit(std::function<void()> task) {
       return false;
     }
     queue_.push_back(std::move(task));
+    // More queued tasks than idle threads to take them: one more thread, while the pool has room.
+    if (queue_.size() > idle_workers_ && workers_.size() < max_workers_) {
+      try {
+        workers_.emplace_back([this] { runWorker(); });
+      } catch (const std::system_error&) {
+        if (workers_.empty()) {
+          queue_.pop_back();  // no thread would ever run it
+          return false;
+        }
+      }
+    }
   }
   work_cv_.notify_one();
   return true;
@@ -29,6 +39,9 @@ void Dispatcher::schedule(Clock::time_point deadline, std::function<void()> call
       return;
     }
     timers_.emplace(deadline, std::move(callback));
+    if (!timer_.joinable()) {
+      timer_ = std::thread([this] { runTimer(); });
+    }
   }
   timer_cv_.notify_one();
 }
@@ -62,7 +75,9 @@ void Dispatcher::runWorker() {
     std::function<void()> task;
     {
       std::unique_lock<std::mutex> lock(mu_);
+      ++idle_workers_;
       work_cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      --idle_workers_;
       if (stopping_) {
         return;
       }

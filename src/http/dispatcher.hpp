@@ -1,8 +1,10 @@
 // Dispatcher: the handler thread pool plus a deadline timer (private to koord_http).
 //
 // Thread-safe. Tasks run on the pool threads in submission order; timer callbacks run on the timer
-// thread and must be quick. shutdown() drops queued tasks and pending timers, waits for running
-// tasks and joins every thread; it must not be called from a pool or timer thread.
+// thread and must be quick. Threads start when first needed: a pool thread when a task finds no
+// idle one (up to the pool's size, and they stay), the timer thread on the first schedule().
+// shutdown() drops queued tasks and pending timers, waits for running tasks and joins every thread;
+// it must not be called from a pool or timer thread.
 #pragma once
 
 #include <chrono>
@@ -26,9 +28,9 @@ class Dispatcher {
   Dispatcher& operator=(const Dispatcher&) = delete;
   ~Dispatcher() { shutdown(); }
 
-  // Starts `threads` pool threads and the timer thread. Called once.
+  // Sets the pool's size: at most `threads` pool threads. Called once, before submit().
   void start(std::size_t threads);
-  // False (and the task is dropped) once shut down.
+  // False (and the task is dropped) once shut down, or when no pool thread could be started.
   bool submit(std::function<void()> task);
   // Calls `callback` at `deadline` unless shut down first.
   void schedule(Clock::time_point deadline, std::function<void()> callback);
@@ -45,6 +47,8 @@ class Dispatcher {
   std::deque<std::function<void()>> queue_;
   std::multimap<Clock::time_point, std::function<void()>> timers_;
   std::vector<std::thread> workers_;
+  std::size_t max_workers_ = 0;
+  std::size_t idle_workers_ = 0;  // waiting for a task
   std::thread timer_;
 };
 

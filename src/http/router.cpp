@@ -7,7 +7,8 @@
 
 namespace koord::http::detail {
 
-Status Router::add(std::string_view method, std::string_view path, HttpHandler handler) {
+Status Router::add(std::string_view method, std::string_view path, HttpHandler handler,
+                   HandlerKind kind) {
   const std::string route = std::string(method) + " " + std::string(path);
   if (method.empty() || !std::all_of(method.begin(), method.end(), isTokenChar)) {
     return Status::invalidArgument("failed to add route '" + route + "': invalid method");
@@ -20,7 +21,7 @@ Status Router::add(std::string_view method, std::string_view path, HttpHandler h
   }
   std::unique_lock lock(mu_);
   auto& methods = routes_[std::string(path)];
-  if (!methods.emplace(std::string(method), std::move(handler)).second) {
+  if (!methods.emplace(std::string(method), Route{std::move(handler), kind}).second) {
     return Status::alreadyExists("failed to add route '" + route + "': already routed");
   }
   return Status::ok();
@@ -36,7 +37,8 @@ Router::Match Router::find(std::string_view method, std::string_view path) const
   const auto handler = it->second.find(std::string(method));
   if (handler != it->second.end()) {
     match.kind = Match::Kind::kFound;
-    match.handler = handler->second;
+    match.handler = handler->second.handler;
+    match.handler_kind = handler->second.kind;
     return match;
   }
   match.kind = Match::Kind::kMethodNotAllowed;

@@ -15,16 +15,22 @@ class Router {
   struct Match {
     enum class Kind { kFound, kNotFound, kMethodNotAllowed };
     Kind kind = Kind::kNotFound;
-    HttpHandler handler;  // kFound
-    std::string allow;    // kMethodNotAllowed: "GET, POST"
+    HttpHandler handler;                               // kFound
+    HandlerKind handler_kind = HandlerKind::kCompute;  // kFound
+    std::string allow;                                 // kMethodNotAllowed: "GET, POST"
   };
 
-  [[nodiscard]] Status add(std::string_view method, std::string_view path, HttpHandler handler);
+  [[nodiscard]] Status add(std::string_view method, std::string_view path, HttpHandler handler,
+                           HandlerKind kind = HandlerKind::kCompute);
   [[nodiscard]] Match find(std::string_view method, std::string_view path) const;
 
  private:
   mutable std::shared_mutex mu_;
-  std::map<std::string, std::map<std::string, HttpHandler>, std::less<>> routes_;  // path -> method
+  struct Route {
+    HttpHandler handler;
+    HandlerKind kind;
+  };
+  std::map<std::string, std::map<std::string, Route>, std::less<>> routes_;  // path -> method
 };
 
 }  // namespace koord::http::detail

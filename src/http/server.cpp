@@ -41,6 +41,9 @@ Status validateOptions(const HttpServerOptions& options) {
   if (options.handler_threads == 0 || options.handler_threads > 1024) {
     return optionError("handler_threads", "must be between 1 and 1024");
   }
+  if (options.waiting_handler_threads == 0 || options.waiting_handler_threads > 1024) {
+    return optionError("waiting_handler_threads", "must be between 1 and 1024");
+  }
   if (options.tls_cert_file.empty() != options.tls_key_file.empty()) {
     return optionError(
         options.tls_cert_file.empty() ? "tls_cert_file" : "tls_key_file",

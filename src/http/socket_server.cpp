@@ -53,8 +53,9 @@ class SocketServer final : public HttpServer {
   explicit SocketServer(HttpServerOptions options) : core_(std::move(options)) {}
   ~SocketServer() override;
 
-  Status route(std::string_view method, std::string_view path, HttpHandler handler) override {
-    return core_.router.add(method, path, std::move(handler));
+  Status route(std::string_view method, std::string_view path, HttpHandler handler,
+               HandlerKind kind) override {
+    return core_.router.add(method, path, std::move(handler), kind);
   }
   Status start() override;
   uint16_t port() const override { return port_.load(); }
@@ -197,6 +198,7 @@ void SocketServer::stop(std::chrono::milliseconds grace) {
     }
   }
   core_.slots.abort();
+  core_.waiting_slots.abort();
 }
 
 void SocketServer::acceptLoop() {

@@ -13,9 +13,11 @@
 //
 // Threading: plain HTTP runs each handler on its connection's thread (no hand-off, for latency;
 // src/http/socket_server.cpp), HTTPS on a pool (src/http/cpprest_server.cpp); either way at most
-// options.handler_threads handlers run at once, and they may run concurrently with each other. A
-// handler must be thread-safe and should return promptly (a handler that never returns holds its
-// thread and blocks the server's destruction). All methods of HttpServer are thread-safe.
+// options.handler_threads handlers of kCompute routes run at once, and at most
+// options.waiting_handler_threads of kWaits routes besides them (HandlerKind), and they may run
+// concurrently with each other. A handler must be thread-safe and should return promptly (a
+// handler that never returns holds its thread and blocks the server's destruction). All methods of
+// HttpServer are thread-safe.
 #pragma once
 
 #include <chrono>
@@ -67,6 +69,15 @@ struct HttpResponse {
 
 using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
 
+// How a route's handler spends its time, which decides the slots it runs in. Handlers that mostly
+// wait on another server have slots of their own, so that a burst of them (koord-extender's binds,
+// each waiting for kube-apiserver) never keeps a handler that works on the CPU (a filter on
+// kube-scheduler's critical path) waiting for a slot.
+enum class HandlerKind {
+  kCompute,  // works on the CPU: at most options.handler_threads run at once
+  kWaits,    // mostly waits on another server: at most options.waiting_handler_threads at once
+};
+
 struct HttpServerOptions {
   // An IPv4 address or host name to listen on ("0.0.0.0" for every interface).
   std::string address = "127.0.0.1";
@@ -75,8 +86,11 @@ struct HttpServerOptions {
   std::size_t max_body_bytes = std::size_t{4} << 20;
   // Counted from the moment the request headers arrive, so a slowly sent body counts too.
   std::chrono::milliseconds request_timeout = std::chrono::seconds(5);
-  // At most this many handlers run at once (1..1024); over HTTPS, the size of the handler pool.
+  // At most this many handlers of kCompute routes run at once (1..1024); over HTTPS, the size of
+  // their pool.
   std::size_t handler_threads = 8;
+  // The same for kWaits routes (1..1024), apart from the kCompute ones.
+  std::size_t waiting_handler_threads = 64;
   // HTTPS when both are set: a PEM certificate chain and its PEM private key, read once by
   // start() (kInvalidArgument naming the file when either cannot be loaded or they do not
   // match). Both empty: plain HTTP. One without the other is rejected by create().
@@ -95,11 +109,12 @@ class HttpServer {
   // (src/http/cpprest_server.cpp).
   [[nodiscard]] static Result<std::unique_ptr<HttpServer>> create(const HttpServerOptions& options);
 
-  // Routes `method` (e.g. "POST") and the exact `path` (starting with '/') to `handler`. Allowed
-  // before and after start(). kAlreadyExists for a route given twice, kInvalidArgument for a bad
-  // method or path.
+  // Routes `method` (e.g. "POST") and the exact `path` (starting with '/') to `handler`, which runs
+  // in the slots of `kind`. Allowed before and after start(). kAlreadyExists for a route given
+  // twice, kInvalidArgument for a bad method or path.
   [[nodiscard]] virtual Status route(std::string_view method, std::string_view path,
-                                     HttpHandler handler) = 0;
+                                     HttpHandler handler,
+                                     HandlerKind kind = HandlerKind::kCompute) = 0;
 
   // Binds and starts serving. With port 0 the system picks a free port (see port()). Fails with
   // kUnavailable naming the address when it cannot listen, kInvalidArgument when the TLS files

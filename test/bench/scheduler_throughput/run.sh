@@ -7,7 +7,7 @@
 #
 #   bash test/bench/scheduler_throughput/run.sh --extender build/default/extender/koord-extender
 #        [--nodes 1000] [--pods 5000] [--runs 1] [--kwok-pods] [--no-batching] [--no-plugins]
-#        [--verbs all|filter|bind] [--cpus CONTROL:SCHEDULER]
+#        [--verbs all|filter|bind] [--cpus CONTROL:SCHEDULER] [--scheduler-config FILE]
 #
 # kube-scheduler (1.35+) reuses a pod's result for the identical pods after it (the
 # OpportunisticBatching feature) but turns that off for any profile with extenders; --no-batching
@@ -32,14 +32,18 @@
 # kube-controller-manager and this script's own clients to CONTROL, and kube-scheduler and
 # koord-extender to SCHEDULER: the koord-scheduler pod on CPUs of its own, as on a cluster where
 # the control plane does not share the scheduler's cores. Unpinned, all of them share every core.
+#
+# --scheduler-config FILE measures another KubeSchedulerConfiguration in place of the chart's (its
+# extenders' 127.0.0.1:10262 is pointed at this run's koord-extender, as for the chart's).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 extender_bin="" nodes=1000 pods=5000 runs=1 kwok_mode=--kwok-nodes-only plugins_line="" verbs=all
+scheduler_config="$root/deploy/scheduler-config/scheduler-config.yaml"
 control_cpus="" scheduler_cpus=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --extender | --nodes | --pods | --runs | --verbs | --cpus)
+    --extender | --nodes | --pods | --runs | --verbs | --cpus | --scheduler-config)
       [ $# -ge 2 ] || { echo "$1 needs a value" >&2; exit 2; } ;;
   esac
   case "$1" in
@@ -52,6 +56,7 @@ while [ $# -gt 0 ]; do
     --pods) pods="$2" ;;
     --runs) runs="$2" ;;
     --verbs) verbs="$2" ;;
+    --scheduler-config) scheduler_config="$2" ;;
     --cpus)
       [[ "$2" =~ ^[0-9,-]+:[0-9,-]+$ ]] || { echo "--cpus takes CONTROL:SCHEDULER, e.g. 0:1" >&2; exit 2; }
       control_cpus="${2%%:*}" scheduler_cpus="${2#*:}" ;;
@@ -66,6 +71,7 @@ case "$verbs" in
   *) echo "--verbs takes all, filter or bind" >&2; exit 2 ;;
 esac
 [ -x "$extender_bin" ] || { echo "pass --extender PATH (the koord-extender binary)" >&2; exit 2; }
+[ -r "$scheduler_config" ] || { echo "cannot read --scheduler-config $scheduler_config" >&2; exit 2; }
 # Prefix of the commands that start kube-scheduler and koord-extender: their CPUs under --cpus.
 on_scheduler_cpus=()
 if [ -n "$control_cpus" ]; then
@@ -136,7 +142,7 @@ profiles: [{schedulerName: koord-scheduler}]
 YAML
 { echo "clientConnection: {kubeconfig: \"@KUBECONFIG@\", qps: 1000, burst: 2000}";
   sed -e "s|127.0.0.1:10262|127.0.0.1:$port|g" -e 's|leaderElect: true|leaderElect: false|' \
-    "$root/deploy/scheduler-config/scheduler-config.yaml" |
+    "$scheduler_config" |
     if [ -n "$drop_verbs" ]; then grep -v -E "$drop_verbs"; else cat; fi; } > "$dir/with-extender.yaml"
 
 # CPU seconds (user + system) a process has used so far; 0 when it is gone.

@@ -77,6 +77,8 @@ TEST_P(HttpLifecycleTest, CreateValidatesOptions) {
        "failed to create HTTP server: request_timeout: must be positive"},
       {[](HttpServerOptions& o) { o.handler_threads = 0; },
        "failed to create HTTP server: handler_threads: must be between 1 and 1024"},
+      {[](HttpServerOptions& o) { o.waiting_handler_threads = 1025; },
+       "failed to create HTTP server: waiting_handler_threads: must be between 1 and 1024"},
   };
   for (const Case& c : cases) {
     HttpServerOptions options;

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -222,6 +225,107 @@ TEST_P(HttpServerTest, ConcurrentRequestsAreAnsweredIndependently) {
   }
   EXPECT_EQ(ok.load(), kThreads * kRequests);
   EXPECT_EQ(echo_calls_.load(), kThreads * kRequests);
+}
+
+// A route whose handler blocks until release() (or 10 s), counting the handlers inside it.
+class Gate {
+ public:
+  HttpHandler handler() {
+    return [this](const HttpRequest&) {
+      std::unique_lock lock(mu_);
+      ++inside_;
+      cv_.notify_all();
+      cv_.wait_for(lock, std::chrono::seconds(10), [this] { return open_; });
+      return HttpResponse::text(200, "waited");
+    };
+  }
+  // Whether `n` handlers are inside at once within 5 s.
+  bool waitInside(int n) {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, std::chrono::seconds(5), [this, n] { return inside_ >= n; });
+  }
+  int inside() {
+    std::lock_guard lock(mu_);
+    return inside_;
+  }
+  void release() {
+    std::lock_guard lock(mu_);
+    open_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int inside_ = 0;
+  bool open_ = false;
+};
+
+TEST_P(HttpServerTest, WaitingHandlersNeverHoldUpComputeOnes) {
+  HttpServerOptions options;
+  options.handler_threads = 1;
+  options.waiting_handler_threads = 4;
+  startServer(options);
+  Gate gate;
+  ASSERT_TRUE(server_->route("POST", "/wait", gate.handler(), HandlerKind::kWaits).isOk());
+  std::vector<ClientReply> waited(4);
+  std::vector<std::thread> clients;
+  for (auto& reply : waited) {
+    clients.emplace_back([this, &reply] {
+      ClientRequest request;
+      request.method = "POST";
+      request.target = "/wait";
+      reply = send(port_, request);
+    });
+  }
+  // Four waiting handlers run at once although only one compute slot exists, and a compute
+  // request is still answered at once while they wait.
+  EXPECT_TRUE(gate.waitInside(4)) << gate.inside() << " waiting handlers inside";
+  ClientRequest hello;
+  hello.target = "/hello";
+  hello.timeout_ms = 3000;
+  const ClientReply answered = send(port_, hello);
+  EXPECT_EQ(answered.status, 200) << answered.error;
+  EXPECT_EQ(answered.body, "hello");
+  gate.release();
+  for (auto& client : clients) {
+    client.join();
+  }
+  for (const ClientReply& reply : waited) {
+    EXPECT_EQ(reply.status, 200) << reply.error;
+    EXPECT_EQ(reply.body, "waited");
+  }
+}
+
+TEST_P(HttpServerTest, WaitingHandlersHaveASlotLimitOfTheirOwn) {
+  HttpServerOptions options;
+  options.handler_threads = 4;
+  options.waiting_handler_threads = 1;
+  options.request_timeout = std::chrono::milliseconds(500);
+  startServer(options);
+  Gate gate;
+  ASSERT_TRUE(server_->route("POST", "/wait", gate.handler(), HandlerKind::kWaits).isOk());
+  ClientReply first;
+  std::thread client([this, &first] {
+    ClientRequest request;
+    request.method = "POST";
+    request.target = "/wait";
+    first = send(port_, request);
+  });
+  ASSERT_TRUE(gate.waitInside(1));
+  // The one waiting slot is taken: a second waiting request gets no slot before its deadline,
+  // while compute slots stay free.
+  ClientRequest second;
+  second.method = "POST";
+  second.target = "/wait";
+  const ClientReply refused = send(port_, second);
+  EXPECT_EQ(refused.status, 503) << refused.error;
+  EXPECT_EQ(gate.inside(), 1);
+  EXPECT_EQ(get(port_, "/hello").status, 200);
+  gate.release();
+  client.join();
+  // The first handler outlived its own deadline, so it was answered 503 too.
+  EXPECT_EQ(first.status, 503) << first.error;
 }
 
 TEST_P(HttpServerTest, MalformedRequestsDoNotCrashTheServer) {

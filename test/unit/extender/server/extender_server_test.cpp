@@ -6,9 +6,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <functional>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "http_client.hpp"
@@ -356,6 +360,60 @@ TEST_F(ServerTest, UrlPrefixIsConfigurable) {
   const std::string request = R"({"PodName":"p","PodNamespace":"ns","PodUID":"u","Node":"n1"})";
   EXPECT_EQ(testing::post(port(), "/koord/v1/bind", request).status, 200);
   EXPECT_EQ(testing::post(port(), "/scheduler/bind", request).status, 404);
+}
+
+TEST_F(ServerTest, BindsWaitingForTheApiServerNeverHoldUpAFilter) {
+  // kube-scheduler keeps one bind in flight per pod of its binding cycle, each waiting on
+  // kube-apiserver, while the next pod's filter is on its critical path: more binds than filter
+  // slots must not make that filter wait.
+  constexpr int kBinds = 6;
+  std::mutex mu;
+  std::condition_variable cv;
+  int binding = 0;
+  bool apiserver_answers = false;
+  EXPECT_CALL(service_, bind(_))
+      .Times(kBinds)
+      .WillRepeatedly(Invoke([&](const wire::ExtenderBindingArgs&) {
+        std::unique_lock lock(mu);
+        ++binding;
+        cv.notify_all();
+        cv.wait_for(lock, std::chrono::seconds(10), [&] { return apiserver_answers; });
+        return wire::ExtenderBindingResult{};
+      }));
+  EXPECT_CALL(service_, filter(_)).WillOnce(Return(filterResult({"n1"}, {}, {}, "")));
+  ServerOptions options;
+  options.handler_threads = 2;
+  startServer(options);
+  std::vector<testing::Reply> bound(kBinds);
+  std::vector<std::thread> binds;
+  for (auto& reply : bound) {
+    binds.emplace_back([this, &reply] {
+      reply = testing::post(port(), "/scheduler/bind",
+                            R"({"PodName":"web-0","PodNamespace":"default","PodUID":"uid-1",)"
+                            R"("Node":"n1"})");
+    });
+  }
+  {
+    std::unique_lock lock(mu);
+    EXPECT_TRUE(cv.wait_for(lock, std::chrono::seconds(5), [&] { return binding == kBinds; }))
+        << binding << " binds in the service at once";
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const testing::Reply filtered =
+      testing::post(port(), "/scheduler/filter", withPod(R"(,"NodeNames":["n1"]})"));
+  EXPECT_EQ(filtered.status, 200) << filtered.error;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  {
+    std::lock_guard lock(mu);
+    apiserver_answers = true;
+  }
+  cv.notify_all();
+  for (auto& bind : binds) {
+    bind.join();
+  }
+  for (const testing::Reply& reply : bound) {
+    EXPECT_EQ(reply.status, 200) << reply.error;
+  }
 }
 
 TEST(NormalizeUrlPrefixTest, TrimsAndRoots) {
