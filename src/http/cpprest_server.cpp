@@ -284,7 +284,14 @@ void dispatch(const std::shared_ptr<Exchange>& ex) {
                                                                  : ex->state->dispatcher)
                           .submit([ex, handler = match.handler] { runHandler(ex, handler); });
   if (!queued) {
-    answer(ex, plain(503, "server is shutting down"), After::kCloseAndAbortBody);
+    bool stopping = false;
+    {
+      std::lock_guard<std::mutex> lock(ex->state->mu);
+      stopping = ex->state->stopping;
+    }
+    answer(ex,
+           plain(503, stopping ? "server is shutting down" : "no handler thread could be started"),
+           After::kCloseAndAbortBody);
   }
 }
 
