@@ -105,7 +105,7 @@ ext::ExtenderFilterResult FrameworkService::filter(const ext::ExtenderArgs& args
   }
   if (by_name && runtime_.scores() && !args.pod.metadata.uid.empty()) {
     // `known` is in input order and `feasible` a subsequence of it: keep the feasible NodeInfos.
-    CycleSnapshot snapshot{args.pod.metadata.uid, args.pod.metadata.resourceVersion, *pod, {}};
+    CycleSnapshot snapshot{args.pod.metadata.uid, args.pod.metadata.resourceVersion, *pod, {}, {}};
     snapshot.feasible.reserve(result.feasible.size());
     size_t next = 0;
     for (auto& info : known) {
@@ -115,6 +115,7 @@ ext::ExtenderFilterResult FrameworkService::filter(const ext::ExtenderArgs& args
       }
     }
     if (next == result.feasible.size()) {
+      snapshot.feasible_names = result.feasible;
       keepSnapshot(std::move(snapshot));
     }
   }
@@ -200,17 +201,25 @@ std::optional<CycleSnapshot> FrameworkService::takeSnapshot(const api::core::Pod
     snapshot_.reset();
   }
   // Usually `names` is exactly what filter kept; another extender's filter may have dropped some.
+  const std::vector<std::string>& kept_names = kept->feasible_names;
+  if (kept_names == names) {
+    return kept;  // the usual case: prioritize asks for exactly what filter kept
+  }
   std::vector<std::shared_ptr<const NodeInfo>> aligned;
+  std::vector<std::string> aligned_names;
   aligned.reserve(names.size());
+  aligned_names.reserve(names.size());
   size_t next = 0;
   for (const auto& name : names) {
-    while (next < kept->feasible.size() && kept->feasible[next]->name() != name)
+    while (next < kept_names.size() && kept_names[next] != name)
       ++next;
-    if (next == kept->feasible.size())
+    if (next == kept_names.size())
       return std::nullopt;  // not a subsequence: look the names up
+    aligned_names.push_back(kept_names[next]);
     aligned.push_back(std::move(kept->feasible[next++]));
   }
   kept->feasible = std::move(aligned);
+  kept->feasible_names = std::move(aligned_names);
   return kept;
 }
 

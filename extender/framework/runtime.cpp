@@ -146,6 +146,10 @@ Result<std::unique_ptr<Runtime>> Runtime::create(const Registry& registry, const
   }
   auto impl = std::make_unique<Impl>();
   impl->handle = &handle;
+  if (options.plugin_metrics_sample_percent < 0 || options.plugin_metrics_sample_percent > 100) {
+    errors.push_back("plugin_metrics_sample_percent: must be within 0..100, got " +
+                     std::to_string(options.plugin_metrics_sample_percent));
+  }
   std::set<std::string> seen;
   for (size_t i = 0; i < options.plugins.size(); ++i) {
     auto& config = options.plugins[i];
@@ -223,6 +227,7 @@ Result<std::unique_ptr<Runtime>> Runtime::create(const Registry& registry, const
   impl->min_parallel_work =
       options.min_parallel_work > 0 ? options.min_parallel_work : kDefaultMinParallelWork;
   impl->max_permit_wait = options.max_permit_wait;
+  impl->plugin_metrics_sample_percent = options.plugin_metrics_sample_percent;
   return std::unique_ptr<Runtime>(new Runtime(std::move(impl)));
 }
 
@@ -249,32 +254,35 @@ Runtime::FilterResult Runtime::filter(
     }
   } else {
     const auto& filters = impl_->filter;
+    const bool timed = impl_->timesPlugins(impl_->filter_calls);
     std::vector<PluginStatus> statuses(nodes.size());
     std::vector<std::atomic<int64_t>> spent(filters.size());
     PluginStatus run = impl_->forChunks(
         nodes.size(), std::max<size_t>(filters.size(), 1), [&](size_t begin, size_t end) {
           std::vector<int64_t> local(filters.size(), 0);
           for (size_t i = begin; i < end; ++i) {
-            auto t = Impl::SteadyClock::now();
+            auto t = timed ? Impl::SteadyClock::now() : Impl::SteadyClock::time_point{};
             for (size_t k = 0; k < filters.size(); ++k) {
               const auto& entry = filters[k];
               if (skipped[entry.index])
                 continue;
               PluginStatus status = entry.plugin->filter(state, pod, *nodes[i]);
-              const auto t2 = Impl::SteadyClock::now();
-              local[k] += (t2 - t).count();
-              t = t2;
+              if (timed) {
+                const auto t2 = Impl::SteadyClock::now();
+                local[k] += (t2 - t).count();
+                t = t2;
+              }
               if (!status.isSuccess() && !status.isSkip()) {
                 statuses[i] = std::move(status.withPlugin(*entry.name));
                 break;
               }
             }
           }
-          for (size_t k = 0; k < filters.size(); ++k) {
+          for (size_t k = 0; k < filters.size() && timed; ++k) {
             spent[k].fetch_add(local[k], std::memory_order_relaxed);
           }
         });
-    for (size_t k = 0; k < filters.size(); ++k) {
+    for (size_t k = 0; k < filters.size() && timed; ++k) {
       if (!skipped[filters[k].index]) {
         filters[k].duration.observe(
             std::chrono::duration<double>(Impl::SteadyClock::duration(spent[k].load())).count());
@@ -325,20 +333,23 @@ std::vector<int64_t> Runtime::score(
     }
   }
   if (!active.empty() && !nodes.empty()) {
+    const bool timed = impl_->timesPlugins(impl_->score_calls);
     std::vector<std::vector<int64_t>> scores(active.size(), std::vector<int64_t>(nodes.size()));
     std::vector<std::atomic<int64_t>> spent(active.size());
     PluginStatus run = impl_->forChunks(nodes.size(), active.size(), [&](size_t begin, size_t end) {
       std::vector<int64_t> local(active.size(), 0);
       for (size_t i = begin; i < end; ++i) {
-        auto t = Impl::SteadyClock::now();
+        auto t = timed ? Impl::SteadyClock::now() : Impl::SteadyClock::time_point{};
         for (size_t a = 0; a < active.size(); ++a) {
           scores[a][i] = scorers[active[a]].plugin->score(state, pod, *nodes[i]);
-          const auto t2 = Impl::SteadyClock::now();
-          local[a] += (t2 - t).count();
-          t = t2;
+          if (timed) {
+            const auto t2 = Impl::SteadyClock::now();
+            local[a] += (t2 - t).count();
+            t = t2;
+          }
         }
       }
-      for (size_t a = 0; a < active.size(); ++a) {
+      for (size_t a = 0; a < active.size() && timed; ++a) {
         spent[a].fetch_add(local[a], std::memory_order_relaxed);
       }
     });
@@ -349,8 +360,10 @@ std::vector<int64_t> Runtime::score(
       int64_t counted_weight = 0;
       for (size_t a = 0; a < active.size(); ++a) {
         const auto& entry = scorers[active[a]];
-        entry.duration.observe(
-            std::chrono::duration<double>(Impl::SteadyClock::duration(spent[a].load())).count());
+        if (timed) {
+          entry.duration.observe(
+              std::chrono::duration<double>(Impl::SteadyClock::duration(spent[a].load())).count());
+        }
         const auto start = Impl::SteadyClock::now();
         entry.plugin->normalizeScores(state, pod, raw, scores[a]);
         entry.second_duration.observe(secondsSince(start));

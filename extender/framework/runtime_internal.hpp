@@ -2,7 +2,9 @@
 // preempt). Not for plugins.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,6 +44,17 @@ struct Runtime::Impl {
   std::unique_ptr<ThreadPool> pool;
   int64_t min_parallel_work = 0;
   std::chrono::milliseconds max_permit_wait{0};
+  int plugin_metrics_sample_percent = 100;
+  mutable std::atomic<uint64_t> filter_calls{0};
+  mutable std::atomic<uint64_t> score_calls{0};
+
+  // Whether this call of a verb (counted in `calls`) times its plugins per node: call n is timed
+  // when n * percent mod 100 < percent, which takes call 0 and spreads the rest evenly.
+  [[nodiscard]] bool timesPlugins(std::atomic<uint64_t>& calls) const {
+    const auto percent = static_cast<uint64_t>(plugin_metrics_sample_percent);
+    const uint64_t n = calls.fetch_add(1, std::memory_order_relaxed);
+    return (n % 100) * percent % 100 < percent;
+  }
 
   // Runs every preFilter plugin in order. Marks skipped[index] for kSkip; returns the first
   // rejection or error (tagged with its plugin), else success.

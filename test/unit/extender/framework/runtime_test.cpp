@@ -288,5 +288,63 @@ TEST_F(RuntimeTest, RecordsPluginAndVerbMetrics) {
   }
 }
 
+// How many observations `series` (a full series name with its labels) has in `text`.
+int64_t countOf(const std::string& text, const std::string& series) {
+  const std::string key = series + " ";
+  const auto at = text.find(key);
+  return at == std::string::npos ? -1 : std::stoll(text.substr(at + key.size()));
+}
+
+TEST_F(RuntimeTest, TimesPluginsPerNodeInOneCallOfTenByDefault) {
+  add("A");
+  auto runtime = make({{"A", {}, 1}});
+  for (int i = 0; i < 25; ++i) {
+    (void)runtime->filter(*makePodInfo("p"), nodes({"n1", "n2"}));
+    (void)runtime->score(*makePodInfo("p"), nodes({"n1"}));
+  }
+  const std::string text = metrics_.serialize();
+  // Every call is counted by its verb; the plugins are timed in calls 0, 10 and 20 of each verb.
+  EXPECT_EQ(countOf(text, "koord_extender_verb_duration_seconds_count{verb=\"filter\"}"), 25);
+  EXPECT_EQ(countOf(text,
+                    "koord_extender_plugin_duration_seconds_count{extension_point="
+                    "\"filter\",plugin=\"A\"}"),
+            3);
+  EXPECT_EQ(countOf(text,
+                    "koord_extender_plugin_duration_seconds_count{extension_point="
+                    "\"score\",plugin=\"A\"}"),
+            3);
+}
+
+TEST_F(RuntimeTest, TimesEveryCallWhenTheSampleIsAHundredPercent) {
+  add("A");
+  RuntimeOptions options;
+  options.plugins = {{"A", {}, 1}};
+  options.parallelism = 1;
+  options.plugin_metrics_sample_percent = 100;
+  auto runtime = Runtime::create(registry_, handle_, options, &metrics_);
+  ASSERT_TRUE(runtime.ok()) << runtime.status();
+  for (int i = 0; i < 7; ++i)
+    (void)(*runtime)->filter(*makePodInfo("p"), nodes({"n1", "n2"}));
+  EXPECT_EQ(countOf(metrics_.serialize(),
+                    "koord_extender_plugin_duration_seconds_count{"
+                    "extension_point=\"filter\",plugin=\"A\"}"),
+            7);
+}
+
+TEST_F(RuntimeTest, RejectsASamplePercentOutsideZeroToAHundred) {
+  add("A");
+  for (int percent : {-1, 101}) {
+    RuntimeOptions options;
+    options.plugins = {{"A", {}, 1}};
+    options.plugin_metrics_sample_percent = percent;
+    auto runtime = Runtime::create(registry_, handle_, options);
+    ASSERT_FALSE(runtime.ok()) << percent;
+    EXPECT_NE(
+        runtime.status().message().find("plugin_metrics_sample_percent: must be within 0..100"),
+        std::string::npos)
+        << runtime.status();
+  }
+}
+
 }  // namespace
 }  // namespace koord::extender::framework
