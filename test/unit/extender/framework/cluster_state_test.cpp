@@ -176,5 +176,40 @@ TEST_F(ClusterStateTest, LookupNodesKeepsOrderAndMarksUnknown) {
   EXPECT_EQ(out[2]->name(), "n1");
 }
 
+// lookupNodes reads a flat index kept beside the node table: through nodes coming and going, pods
+// arriving before their node and staying after it, it must answer what nodeInfo() answers.
+TEST_F(ClusterStateTest, LookupNodesFollowsNodesComingAndGoing) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 300; ++i)
+    names.push_back("n" + std::to_string(i));
+  auto expectAgrees = [&](const char* when) {
+    std::vector<std::shared_ptr<const NodeInfo>> out;
+    state_.lookupNodes(names, out);
+    ASSERT_EQ(out.size(), names.size()) << when;
+    for (size_t i = 0; i < names.size(); ++i)
+      ASSERT_EQ(out[i], state_.nodeInfo(names[i])) << names[i] << " " << when;
+  };
+  for (int i = 0; i < 300; i += 2)
+    state_.upsertNode(makeNode(names[i]));
+  expectAgrees("even nodes added");
+  // A pod waits on n1 before its node exists; n0..n99 go away, n4 with a pod still on it.
+  ASSERT_TRUE(state_.upsertPod(makePod("early", "1", "n1")).isOk());
+  ASSERT_TRUE(state_.upsertPod(makePod("stays", "1", "n4")).isOk());
+  for (int i = 0; i < 100; i += 2)
+    state_.removeNode(names[i]);
+  expectAgrees("n0..n99 removed");
+  for (int i = 0; i < 300; ++i)
+    state_.upsertNode(makeNode(names[i]));
+  expectAgrees("every node added");
+  EXPECT_EQ(podKeys(state_.nodeInfo("n1")), std::vector<std::string>{"default/early"});
+  EXPECT_EQ(podKeys(state_.nodeInfo("n4")), std::vector<std::string>{"default/stays"});
+  for (int i = 0; i < 300; ++i)
+    state_.removeNode(names[i]);
+  state_.removePod("default/early");
+  state_.removePod("default/stays");
+  expectAgrees("every node and pod removed");
+  EXPECT_EQ(state_.nodeCount(), 0u);
+}
+
 }  // namespace
 }  // namespace koord::extender::framework
