@@ -26,7 +26,9 @@
 //    connection.
 // Known limits of the library: request headers have no size limit, pipelined requests (sent before
 // the previous answer arrived) are dropped, a client that stops sending mid-body keeps its
-// connection until it goes away or the server stops, and IPv6 addresses cannot be listened on.
+// connection until it goes away or the server stops, IPv6 addresses cannot be listened on, and a
+// continuation can be left queued in its thread pool when the process exits right after a client's
+// "Connection: close" (LeakSanitizer sees it; test/sanitizers/lsan.supp).
 #include <cpprest/http_listener.h>
 
 #include <atomic>
