@@ -50,9 +50,9 @@ class HttpProtocolTest : public ::testing::TestWithParam<Backend> {
     port_ = server_->port();
   }
 
+  std::atomic<int> echo_calls_{0};  // before server_: its handlers count here until it is gone
   std::unique_ptr<HttpServer> server_;
   uint16_t port_ = 0;
-  std::atomic<int> echo_calls_{0};
 };
 
 TEST_P(HttpProtocolTest, KeepAliveConnectionServesSeveralRequests) {

@@ -22,6 +22,40 @@ using testing::ClientRequest;
 using testing::get;
 using testing::send;
 
+// A route whose handler blocks until release() (or 10 s), counting the handlers inside it.
+class Gate {
+ public:
+  HttpHandler handler() {
+    return [this](const HttpRequest&) {
+      std::unique_lock lock(mu_);
+      ++inside_;
+      cv_.notify_all();
+      cv_.wait_for(lock, std::chrono::seconds(10), [this] { return open_; });
+      return HttpResponse::text(200, "waited");
+    };
+  }
+  // Whether `n` handlers are inside at once within 5 s.
+  bool waitInside(int n) {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, std::chrono::seconds(5), [this, n] { return inside_ >= n; });
+  }
+  int inside() {
+    std::lock_guard lock(mu_);
+    return inside_;
+  }
+  void release() {
+    std::lock_guard lock(mu_);
+    open_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int inside_ = 0;
+  bool open_ = false;
+};
+
 class HttpServerTest : public ::testing::TestWithParam<Backend> {
  protected:
   static void SetUpTestSuite() { testing::initClient(); }
@@ -63,9 +97,13 @@ class HttpServerTest : public ::testing::TestWithParam<Backend> {
     ASSERT_NE(port_, 0);
   }
 
+  // Declared before server_, so that it outlives the server: a handler answered 503 at its
+  // deadline may still be waking up inside the gate when the test body ends, and the server's
+  // destruction joins its handler threads.
+  Gate gate_;
+  std::atomic<int> echo_calls_{0};  // before server_: its handlers count here until it is gone
   std::unique_ptr<HttpServer> server_;
   uint16_t port_ = 0;
-  std::atomic<int> echo_calls_{0};
 };
 
 TEST_P(HttpServerTest, RoutesByMethodAndExactPath) {
@@ -227,47 +265,12 @@ TEST_P(HttpServerTest, ConcurrentRequestsAreAnsweredIndependently) {
   EXPECT_EQ(echo_calls_.load(), kThreads * kRequests);
 }
 
-// A route whose handler blocks until release() (or 10 s), counting the handlers inside it.
-class Gate {
- public:
-  HttpHandler handler() {
-    return [this](const HttpRequest&) {
-      std::unique_lock lock(mu_);
-      ++inside_;
-      cv_.notify_all();
-      cv_.wait_for(lock, std::chrono::seconds(10), [this] { return open_; });
-      return HttpResponse::text(200, "waited");
-    };
-  }
-  // Whether `n` handlers are inside at once within 5 s.
-  bool waitInside(int n) {
-    std::unique_lock lock(mu_);
-    return cv_.wait_for(lock, std::chrono::seconds(5), [this, n] { return inside_ >= n; });
-  }
-  int inside() {
-    std::lock_guard lock(mu_);
-    return inside_;
-  }
-  void release() {
-    std::lock_guard lock(mu_);
-    open_ = true;
-    cv_.notify_all();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  int inside_ = 0;
-  bool open_ = false;
-};
-
 TEST_P(HttpServerTest, WaitingHandlersNeverHoldUpComputeOnes) {
   HttpServerOptions options;
   options.handler_threads = 1;
   options.waiting_handler_threads = 4;
   startServer(options);
-  Gate gate;
-  ASSERT_TRUE(server_->route("POST", "/wait", gate.handler(), HandlerKind::kWaits).isOk());
+  ASSERT_TRUE(server_->route("POST", "/wait", gate_.handler(), HandlerKind::kWaits).isOk());
   std::vector<ClientReply> waited(4);
   std::vector<std::thread> clients;
   for (auto& reply : waited) {
@@ -280,14 +283,14 @@ TEST_P(HttpServerTest, WaitingHandlersNeverHoldUpComputeOnes) {
   }
   // Four waiting handlers run at once although only one compute slot exists, and a compute
   // request is still answered at once while they wait.
-  EXPECT_TRUE(gate.waitInside(4)) << gate.inside() << " waiting handlers inside";
+  EXPECT_TRUE(gate_.waitInside(4)) << gate_.inside() << " waiting handlers inside";
   ClientRequest hello;
   hello.target = "/hello";
   hello.timeout_ms = 3000;
   const ClientReply answered = send(port_, hello);
   EXPECT_EQ(answered.status, 200) << answered.error;
   EXPECT_EQ(answered.body, "hello");
-  gate.release();
+  gate_.release();
   for (auto& client : clients) {
     client.join();
   }
@@ -303,8 +306,7 @@ TEST_P(HttpServerTest, WaitingHandlersHaveASlotLimitOfTheirOwn) {
   options.waiting_handler_threads = 1;
   options.request_timeout = std::chrono::milliseconds(500);
   startServer(options);
-  Gate gate;
-  ASSERT_TRUE(server_->route("POST", "/wait", gate.handler(), HandlerKind::kWaits).isOk());
+  ASSERT_TRUE(server_->route("POST", "/wait", gate_.handler(), HandlerKind::kWaits).isOk());
   ClientReply first;
   std::thread client([this, &first] {
     ClientRequest request;
@@ -312,7 +314,7 @@ TEST_P(HttpServerTest, WaitingHandlersHaveASlotLimitOfTheirOwn) {
     request.target = "/wait";
     first = send(port_, request);
   });
-  ASSERT_TRUE(gate.waitInside(1));
+  ASSERT_TRUE(gate_.waitInside(1));
   // The one waiting slot is taken: a second waiting request gets no slot before its deadline,
   // while compute slots stay free.
   ClientRequest second;
@@ -320,12 +322,13 @@ TEST_P(HttpServerTest, WaitingHandlersHaveASlotLimitOfTheirOwn) {
   second.target = "/wait";
   const ClientReply refused = send(port_, second);
   EXPECT_EQ(refused.status, 503) << refused.error;
-  EXPECT_EQ(gate.inside(), 1);
+  EXPECT_EQ(gate_.inside(), 1);
   EXPECT_EQ(get(port_, "/hello").status, 200);
-  gate.release();
+  // The first handler is still inside the gate and outlives its own deadline, so it is answered
+  // 503 too, while it waits (the gate opens by itself after 10 s, which would answer 200).
   client.join();
-  // The first handler outlived its own deadline, so it was answered 503 too.
   EXPECT_EQ(first.status, 503) << first.error;
+  gate_.release();
 }
 
 TEST_P(HttpServerTest, MalformedRequestsDoNotCrashTheServer) {
