@@ -61,7 +61,7 @@ class HttpServerTest : public ::testing::TestWithParam<Backend> {
   static void SetUpTestSuite() { testing::initClient(); }
 
   // Creates and starts a server with the routes every test uses.
-  void startServer(HttpServerOptions options = {}) {
+  void startServer(const HttpServerOptions& options = {}) {
     auto created = GetParam().create(options);
     ASSERT_TRUE(created.ok()) << created.status();
     server_ = std::move(created).value();
@@ -243,6 +243,7 @@ TEST_P(HttpServerTest, ConcurrentRequestsAreAnsweredIndependently) {
   constexpr int kRequests = 15;
   std::atomic<int> ok{0};
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([this, t, &ok] {
       for (int i = 0; i < kRequests; ++i) {
@@ -273,6 +274,7 @@ TEST_P(HttpServerTest, WaitingHandlersNeverHoldUpComputeOnes) {
   ASSERT_TRUE(server_->route("POST", "/wait", gate_.handler(), HandlerKind::kWaits).isOk());
   std::vector<ClientReply> waited(4);
   std::vector<std::thread> clients;
+  clients.reserve(waited.size());
   for (auto& reply : waited) {
     clients.emplace_back([this, &reply] {
       ClientRequest request;
