@@ -25,13 +25,15 @@ std::string post(const std::string& path, const std::string& body,
          "\r\n" + extra_headers + "\r\n" + body;
 }
 
-const std::string kGetHello = "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n";
+std::string getHello() {
+  return "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n";
+}
 
 class HttpProtocolTest : public ::testing::TestWithParam<Backend> {
  protected:
   static void SetUpTestSuite() { testing::initClient(); }
 
-  void startServer(HttpServerOptions options = {}) {
+  void startServer(const HttpServerOptions& options = {}) {
     auto created = GetParam().create(options);
     ASSERT_TRUE(created.ok()) << created.status();
     server_ = std::move(created).value();
@@ -60,7 +62,7 @@ TEST_P(HttpProtocolTest, KeepAliveConnectionServesSeveralRequests) {
   RawConnection connection(port_);
   ASSERT_TRUE(connection.connected());
   for (int i = 0; i < 3; ++i) {
-    ASSERT_TRUE(connection.send(kGetHello));
+    ASSERT_TRUE(connection.send(getHello()));
     const std::optional<RawReply> hello = connection.read();
     ASSERT_TRUE(hello.has_value()) << "request " << i;
     EXPECT_EQ(hello->status, 200);
@@ -82,7 +84,7 @@ TEST_P(HttpProtocolTest, PipelinedRequestsAreAnsweredInOrder) {
   }
   startServer();
   RawConnection connection(port_);
-  ASSERT_TRUE(connection.send(post("/echo", "first") + kGetHello + post("/echo", "third") +
+  ASSERT_TRUE(connection.send(post("/echo", "first") + getHello() + post("/echo", "third") +
                               "GET /nowhere HTTP/1.1\r\nHost: x\r\n\r\n"));
   const std::optional<RawReply> first = connection.read();
   const std::optional<RawReply> second = connection.read();
@@ -137,8 +139,8 @@ TEST_P(HttpProtocolTest, OverlongHeadGets431AndTheConnectionCloses) {
   }
   startServer();
   RawConnection connection(port_);
-  ASSERT_TRUE(connection.send(
-      "GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(70 * 1024, 'a') + "\r\n\r\n"));
+  ASSERT_TRUE(connection.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: " +
+                              std::string(std::size_t{70} * 1024, 'a') + "\r\n\r\n"));
   const std::optional<RawReply> reply = connection.read();
   ASSERT_TRUE(reply.has_value());
   EXPECT_EQ(reply->status, 431);
@@ -146,8 +148,8 @@ TEST_P(HttpProtocolTest, OverlongHeadGets431AndTheConnectionCloses) {
   EXPECT_TRUE(connection.closedWithin(5000));
   // A head just under the limit is fine.
   RawConnection fits(port_);
-  ASSERT_TRUE(fits.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(60 * 1024, 'a') +
-                        "\r\n\r\n"));
+  ASSERT_TRUE(fits.send("GET /hello HTTP/1.1\r\nHost: x\r\nX-Big: " +
+                        std::string(std::size_t{60} * 1024, 'a') + "\r\n\r\n"));
   const std::optional<RawReply> ok = fits.read();
   ASSERT_TRUE(ok.has_value());
   EXPECT_EQ(ok->status, 200);
@@ -200,7 +202,7 @@ TEST_P(HttpProtocolTest, HeadAnswersCarryNoBodyAndKeepTheConnectionUsable) {
   ASSERT_TRUE(head.has_value());
   EXPECT_EQ(head->status, 405);
   EXPECT_EQ(head->header("allow"), "GET");
-  ASSERT_TRUE(connection.send(kGetHello));
+  ASSERT_TRUE(connection.send(getHello()));
   const std::optional<RawReply> hello = connection.read();
   ASSERT_TRUE(hello.has_value());
   EXPECT_EQ(hello->body, "hello");
@@ -219,7 +221,7 @@ TEST_P(HttpProtocolTest, ChunkedBodiesWithExtensionsAndTrailers) {
   ASSERT_TRUE(reply.has_value());
   EXPECT_EQ(reply->status, 201);
   EXPECT_EQ(reply->body, "abc0123456789");
-  ASSERT_TRUE(connection.send(kGetHello));
+  ASSERT_TRUE(connection.send(getHello()));
   EXPECT_TRUE(connection.read().has_value());
 }
 
@@ -243,7 +245,7 @@ TEST_P(HttpProtocolTest, BodyStillArrivingAtTheDeadlineGets503) {
 TEST_P(HttpProtocolTest, StopClosesIdleKeepAliveConnectionsPromptly) {
   startServer();
   RawConnection idle(port_);
-  ASSERT_TRUE(idle.send(kGetHello));
+  ASSERT_TRUE(idle.send(getHello()));
   ASSERT_TRUE(idle.read().has_value());
   const auto before = std::chrono::steady_clock::now();
   server_->stop(std::chrono::seconds(20));
