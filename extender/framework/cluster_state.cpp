@@ -28,7 +28,7 @@ using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>
 
 // `info` first: it sits right after the key in the table's node, where every lookup reads.
 struct NodeEntry {
-  std::shared_ptr<const NodeInfo> info;                        // nullptr when node is
+  std::shared_ptr<const NodeInfo> info;                        // nullptr while `node` is
   std::shared_ptr<const api::core::Node> node;                 // nullptr: pods wait for their node
   std::map<std::string, std::shared_ptr<const PodInfo>> pods;  // bound and assumed, by key
   std::map<std::string, std::shared_ptr<const ReservationInfo>> reservations;  // by name

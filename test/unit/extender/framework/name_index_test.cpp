@@ -16,14 +16,14 @@ using Index = NameIndex<Map::value_type>;
 // Every name of `names` through findAll, as (name found, value) per position.
 std::vector<int> findAll(const Index& index, const std::vector<std::string>& names) {
   std::vector<int> out(names.size(), -2);
-  int prefetched = 0;
   index.findAll(
       names,
       [&out, &names](size_t i, const Map::value_type* entry) {
         ASSERT_TRUE(entry == nullptr || entry->first == names[i]);
         out[i] = entry == nullptr ? -1 : entry->second;
       },
-      [&prefetched](const Map::value_type&) { ++prefetched; });
+      // Only ever handed an entry of the index, ahead of its turn.
+      [&index](const Map::value_type& entry) { ASSERT_EQ(index.find(entry.first), &entry); });
   return out;
 }
 
