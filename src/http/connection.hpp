@@ -126,7 +126,7 @@ class Connection {
   const std::string remote_address_;
   SocketServerCore& core_;
   InputBuffer in_;
-  RequestHeadParser parser_{64 * 1024};
+  RequestHeadParser parser_{std::size_t{64} * 1024};
   bool busy_ = false;  // guarded by core.mu: a request is in flight
   std::size_t served_ = 0;
 

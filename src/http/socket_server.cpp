@@ -2,10 +2,13 @@
 // handled and answered on its connection's own thread, with no hand-off between threads.
 //
 // Threads: one acceptor (poll() on the listening socket and an eventfd that wakes it to reap ended
-// connections or to stop), one thread per connection (see connection.hpp for what it does per
-// request), and one watchdog thread for the deadlines of running handlers. At most kMaxConnections
-// connections are open at once; beyond that a new one is answered 503 "Connection: close" and
-// closed.
+// threads or to stop), connection threads, and one watchdog thread for the deadlines of running
+// handlers. A connection is served from start to end by one connection thread (see
+// connection.hpp for what it does per request); a thread whose connection ended waits up to
+// kThreadIdleTimeout for the next accepted one (at most kMaxIdleThreads wait at once), so a client
+// that opens a new connection for every few requests (kube-scheduler keeps only 2 idle ones) does
+// not cost a thread's start and end each time. At most kMaxConnections connections are open at
+// once; beyond that a new one is answered 503 "Connection: close" and closed.
 //
 // Port 0 binds port 0 and reads the port the kernel chose (getsockname). The address is an IPv4
 // literal or a host name resolved to IPv4 (getaddrinfo); the socket has SO_REUSEADDR, so a port in
@@ -29,7 +32,9 @@
 
 #include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <memory>
 #include <system_error>
@@ -45,6 +50,10 @@ namespace {
 using detail::Connection;
 
 constexpr std::size_t kMaxConnections = 512;
+// How many connection threads may wait for a new connection at once, and for how long each waits
+// before it ends.
+constexpr std::size_t kMaxIdleThreads = 32;
+constexpr std::chrono::seconds kThreadIdleTimeout(60);
 // How long the acceptor pauses after running out of file descriptors or memory.
 constexpr int kAcceptRetryDelayMs = 100;
 
@@ -62,18 +71,15 @@ class SocketServer final : public HttpServer {
   void stop(std::chrono::milliseconds grace) override;
 
  private:
-  struct Entry {
-    std::unique_ptr<Connection> connection;
-    std::thread thread;
-  };
-
   void acceptLoop();
   // Accepts every pending connection.
   void acceptPending();
   void addConnection(int fd, const sockaddr_in& peer);
-  // Runs on the connection's thread once serve() returned.
-  void onConnectionDone(uint64_t id);
-  // Joins and frees the connections that ended.
+  // A connection thread: serves queued connections one after another, and ends once none came
+  // for kThreadIdleTimeout, when kMaxIdleThreads others wait already, or when the server is being
+  // destroyed and no connection is queued.
+  void connectionThread(uint64_t thread_id);
+  // Joins the connection threads that ended.
   void reapFinished();
   void wakeAcceptor();
 
@@ -89,21 +95,32 @@ class SocketServer final : public HttpServer {
   std::atomic<bool> acceptor_stop_{false};
 
   // Guarded by core_.mu.
-  std::map<uint64_t, Entry> connections_;
-  std::vector<uint64_t> finished_;  // ended, not joined yet
+  std::map<uint64_t, std::unique_ptr<Connection>> connections_;  // accepted and not closed yet
+  std::deque<uint64_t> queued_;              // accepted, no connection thread has taken them yet
+  std::map<uint64_t, std::thread> threads_;  // connection threads not joined yet
+  std::vector<uint64_t> finished_;           // connection threads that ended, not joined yet
+  std::size_t idle_threads_ = 0;             // connection threads waiting for a queued connection
+  bool threads_stop_ = false;                // set by the destructor: idle threads end
+  std::condition_variable queued_cv_;        // a connection was queued, or threads_stop_ was set
   uint64_t next_id_ = 0;
+  uint64_t next_thread_id_ = 0;
 };
 
 SocketServer::~SocketServer() {
   stop(std::chrono::milliseconds(0));
-  std::unique_lock<std::mutex> lock(core_.mu);
-  while (!connections_.empty()) {
-    core_.cv.wait(lock, [this] { return !finished_.empty(); });
-    lock.unlock();
-    reapFinished();
-    lock.lock();
+  std::map<uint64_t, std::thread> threads;
+  {
+    // stop() joined the acceptor, so no thread is started from here on; each one serves what is
+    // still queued (its socket is shut down) and ends.
+    std::lock_guard<std::mutex> lock(core_.mu);
+    threads_stop_ = true;
+    queued_cv_.notify_all();
+    threads.swap(threads_);
+    finished_.clear();
   }
-  lock.unlock();
+  for (auto& [id, thread] : threads) {
+    thread.join();
+  }
   if (wake_fd_ >= 0) {
     ::close(wake_fd_);
   }
@@ -144,13 +161,13 @@ Status SocketServer::start() {
       ::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) != 0 ||
       ::listen(fd, SOMAXCONN) != 0 ||
       ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &length) != 0) {
-    const Status status = failure(std::strerror(errno));
+    Status status = failure(std::strerror(errno));
     ::close(fd);
     return status;
   }
   const int wake = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (wake < 0) {
-    const Status status = failure(std::strerror(errno));
+    Status status = failure(std::strerror(errno));
     ::close(fd);
     return status;
   }
@@ -181,8 +198,8 @@ void SocketServer::stop(std::chrono::milliseconds grace) {
   {
     std::unique_lock<std::mutex> lock(core_.mu);
     core_.stopping.store(true);
-    for (auto& [id, entry] : connections_) {
-      entry.connection->shutdownIfIdle();
+    for (auto& [id, connection] : connections_) {
+      connection->shutdownIfIdle();
     }
     core_.cv.wait_for(lock, grace, [this] { return core_.in_flight == 0; });
   }
@@ -193,8 +210,8 @@ void SocketServer::stop(std::chrono::milliseconds grace) {
   }
   {
     std::lock_guard<std::mutex> lock(core_.mu);
-    for (auto& [id, entry] : connections_) {
-      entry.connection->shutdownNow();
+    for (auto& [id, connection] : connections_) {
+      connection->shutdownNow();
     }
   }
   core_.slots.abort();
@@ -265,42 +282,69 @@ void SocketServer::addConnection(int fd, const sockaddr_in& peer) {
     return;
   }
   const uint64_t id = next_id_++;
-  Entry& entry = connections_[id];
-  entry.connection = std::make_unique<Connection>(fd, address, core_);
-  Connection* connection = entry.connection.get();
+  connections_[id] = std::make_unique<Connection>(fd, address, core_);
+  queued_.push_back(id);
+  if (idle_threads_ >= queued_.size()) {
+    queued_cv_.notify_one();
+    return;
+  }
+  const uint64_t thread_id = next_thread_id_++;
   try {
-    entry.thread = std::thread([this, connection, id] {
-      connection->serve();
-      onConnectionDone(id);
-    });
+    threads_[thread_id] = std::thread([this, thread_id] { connectionThread(thread_id); });
   } catch (const std::system_error& e) {
+    threads_.erase(thread_id);
+    queued_.pop_back();
     connections_.erase(id);  // closes the socket
     core_.options.logger.warn("failed to start an HTTP connection thread", {{"error", e.what()}});
   }
 }
 
-void SocketServer::onConnectionDone(uint64_t id) {
-  {
-    std::lock_guard<std::mutex> lock(core_.mu);
-    connections_.at(id).connection->closeSocket();
-    finished_.push_back(id);
+void SocketServer::connectionThread(uint64_t thread_id) {
+  std::unique_lock<std::mutex> lock(core_.mu);
+  while (true) {
+    if (queued_.empty()) {
+      if (threads_stop_ || idle_threads_ >= kMaxIdleThreads) {
+        break;
+      }
+      ++idle_threads_;
+      queued_cv_.wait_for(lock, kThreadIdleTimeout,
+                          [this] { return !queued_.empty() || threads_stop_; });
+      --idle_threads_;
+      if (queued_.empty()) {
+        break;
+      }
+    }
+    const uint64_t id = queued_.front();
+    queued_.pop_front();
+    Connection* connection = connections_.at(id).get();
+    lock.unlock();
+    connection->serve();
+    lock.lock();
+    connections_.erase(id);  // closes the socket
     core_.cv.notify_all();
   }
+  if (threads_stop_) {
+    return;  // the destructor joins it
+  }
+  finished_.push_back(thread_id);
+  lock.unlock();
   wakeAcceptor();
 }
 
 void SocketServer::reapFinished() {
-  std::vector<Entry> ended;
+  std::vector<std::thread> ended;
   {
     std::lock_guard<std::mutex> lock(core_.mu);
     for (uint64_t id : finished_) {
-      auto node = connections_.extract(id);
-      ended.push_back(std::move(node.mapped()));
+      auto node = threads_.extract(id);
+      if (!node.empty()) {
+        ended.push_back(std::move(node.mapped()));
+      }
     }
     finished_.clear();
   }
-  for (Entry& entry : ended) {
-    entry.thread.join();
+  for (std::thread& thread : ended) {
+    thread.join();
   }
 }
 

@@ -3,8 +3,10 @@
 #include <curl/curl.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -17,7 +19,7 @@ namespace {
 
 constexpr auto kPollInterval = std::chrono::milliseconds(100);
 constexpr auto kMaxRetryAfter = std::chrono::seconds(60);
-constexpr size_t kMaxErrorBody = 64 * 1024;
+constexpr size_t kMaxErrorBody = size_t{64} * 1024;
 
 void initCurlOnce() {
   static std::once_flag once;
@@ -150,6 +152,32 @@ class RestClient::Impl {
     return curl_easy_init();
   }
 
+  // Takes one of max_connections request slots, waiting at most `timeout`; false when none came
+  // free in time. With no cap, always true at once.
+  bool enter(std::chrono::milliseconds timeout) {
+    if (options_.max_connections <= 0) {
+      return true;
+    }
+    std::unique_lock<std::mutex> lock(pool_mu_);
+    if (!slots_cv_.wait_for(lock, timeout,
+                            [this] { return in_flight_ < options_.max_connections; })) {
+      return false;
+    }
+    ++in_flight_;
+    return true;
+  }
+
+  void leave() {
+    if (options_.max_connections <= 0) {
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(pool_mu_);
+      --in_flight_;
+    }
+    slots_cv_.notify_one();
+  }
+
   void release(CURL* c) {
     std::lock_guard<std::mutex> lock(pool_mu_);
     if (static_cast<int>(idle_.size()) < options_.max_idle_handles) {
@@ -251,7 +279,9 @@ class RestClient::Impl {
   RestClientOptions options_;
   RateLimiter limiter_;
   std::mutex pool_mu_;
-  std::vector<CURL*> idle_;
+  std::vector<CURL*> idle_;           // guarded by pool_mu_
+  int in_flight_ = 0;                 // requests holding a slot; guarded by pool_mu_
+  std::condition_variable slots_cv_;  // a slot came free
   std::mutex token_mu_;
   std::string token_;
   bool token_loaded_ = false;
@@ -276,6 +306,10 @@ Result<std::unique_ptr<RestClient>> RestClient::create(ClientConfig config,
   if (config.timeout.count() <= 0) {
     return Status::invalidArgument("failed to create API client: timeout: must be positive");
   }
+  if (options.max_connections < 0) {
+    return Status::invalidArgument(
+        "failed to create API client: max_connections: must not be negative");
+  }
   if (options.max_idle_handles < 0) {
     return Status::invalidArgument(
         "failed to create API client: max_idle_handles: must not be negative");
@@ -298,6 +332,25 @@ Result<HttpResult> RestClient::request(std::string_view method, std::string_view
   const auto timeout = options.timeout.count() > 0 ? options.timeout : config_.timeout;
   while (true) {
     impl_->throttle();
+    // Held for this attempt only, not while backing off before the next.
+    class Slot {
+     public:
+      explicit Slot(Impl& impl) : impl_(impl) {}
+      Slot(const Slot&) = delete;
+      Slot& operator=(const Slot&) = delete;
+      ~Slot() { impl_.leave(); }
+
+     private:
+      Impl& impl_;
+    };
+    if (!impl_->enter(timeout)) {
+      return Status::deadlineExceeded(
+          "failed to " + std::string(method) + " '" + std::string(path_with_query) +
+          "': no connection came free within " + std::to_string(timeout.count()) + " ms (" +
+          std::to_string(impl_->options_.max_connections) + " requests in flight)");
+    }
+    std::optional<Slot> slot;
+    slot.emplace(*impl_);
     CURL* c = impl_->acquire();
     if (c == nullptr) {
       return Status::internal("failed to create a libcurl handle");
@@ -381,6 +434,7 @@ Result<HttpResult> RestClient::request(std::string_view method, std::string_view
                                                           {"path", path_with_query},
                                                           {"attempt", backoff.attempts()},
                                                           {"cause", failure}});
+    slot.reset();
     impl_->options_.sleep(delay);
   }
 }

@@ -2,11 +2,13 @@
 #include "koord/http/server.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -365,6 +367,43 @@ TEST_P(HttpServerTest, MalformedRequestsDoNotCrashTheServer) {
     const ClientReply healthy = get(port_, "/hello");
     ASSERT_EQ(healthy.status, 200) << "after: " << c.raw << ": " << healthy.error;
   }
+}
+
+// kube-scheduler keeps only 2 idle connections to an extender and opens a new one for many of
+// its requests: the socket back end serves a new connection on a thread whose connection ended,
+// rather than starting a thread for each.
+TEST_P(HttpServerTest, NewConnectionsReuseTheThreadsOfEndedOnes) {
+  if (!GetParam().socket) {
+    GTEST_SKIP() << "cpprestsdk has threads of its own";
+  }
+  startServer();
+  std::mutex mu;
+  std::set<pid_t> handler_tids;
+  ASSERT_TRUE(server_
+                  ->route("GET", "/tid",
+                          [&](const HttpRequest&) {
+                            std::lock_guard lock(mu);
+                            handler_tids.insert(::gettid());
+                            return HttpResponse::text(200, "ok");
+                          })
+                  .isOk());
+  constexpr int kConnections = 6;
+  for (int i = 0; i < kConnections; ++i) {
+    {
+      testing::RawConnection connection(port_);
+      ASSERT_TRUE(connection.connected());
+      ASSERT_TRUE(connection.send("GET /tid HTTP/1.1\r\nHost: x\r\n\r\n"));
+      const auto reply = connection.read();
+      ASSERT_TRUE(reply.has_value());
+      EXPECT_EQ(reply->status, 200);
+    }  // closed by the client, as Go's transport closes a connection it cannot keep
+    // Time for the server to see the end of the connection and free its thread.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  std::lock_guard lock(mu);
+  // A thread per connection would give kConnections different thread IDs (the kernel does not
+  // hand out a thread ID again this soon).
+  EXPECT_LE(handler_tids.size(), static_cast<size_t>(kConnections / 3));
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, HttpServerTest, testing::allBackends(), testing::backendName);

@@ -7,6 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <future>
@@ -238,6 +239,105 @@ TEST_F(RestClientTest, KeepsTheConnectionsOfAConcurrentBurst) {
   EXPECT_EQ(c->connectionsOpened(), kBurst);
   ASSERT_EQ(burst(), kBurst);
   EXPECT_EQ(c->connectionsOpened(), kBurst) << "the second burst opened new connections";
+}
+
+// A burst of more requests than max_connections waits for the connections in flight instead of
+// opening one per request: at the start of a scheduling run, koord-extender's binds opened up to
+// 190 connections to kube-apiserver, each with a TLS handshake on both sides.
+TEST_F(RestClientTest, ABurstOverMaxConnectionsWaitsForAConnection) {
+  constexpr size_t kBurst = 24;
+  constexpr int kMaxConnections = 4;
+  std::mutex mu;
+  size_t inside = 0;
+  size_t most_inside = 0;
+  http::HttpServerOptions options;
+  options.handler_threads = kBurst;
+  auto created = http::HttpServer::create(options);
+  ASSERT_TRUE(created.ok()) << created.status();
+  server_ = std::move(created).value();
+  ASSERT_TRUE(server_
+                  ->route("GET", "/slow",
+                          [&](const http::HttpRequest&) {
+                            {
+                              std::lock_guard<std::mutex> lock(mu);
+                              most_inside = std::max(most_inside, ++inside);
+                            }
+                            std::this_thread::sleep_for(milliseconds(20));
+                            std::lock_guard<std::mutex> lock(mu);
+                            --inside;
+                            return http::HttpResponse::json(200, "{}");
+                          })
+                  .isOk());
+  start();
+  ClientConfig cfg;
+  cfg.server = "http://127.0.0.1:" + std::to_string(server_->port());
+  RestClientOptions opts;
+  opts.max_connections = kMaxConnections;
+  auto c = RestClient::create(cfg, opts);
+  ASSERT_TRUE(c.ok()) << c.status();
+  std::vector<std::thread> threads;
+  std::atomic<size_t> ok{0};
+  for (size_t i = 0; i < kBurst; ++i) {
+    threads.emplace_back([&] {
+      if ((*c)->request("GET", "/slow").ok())
+        ok.fetch_add(1);
+    });
+  }
+  for (auto& t : threads)
+    t.join();
+  EXPECT_EQ(ok.load(), kBurst);
+  EXPECT_LE(most_inside, static_cast<size_t>(kMaxConnections));
+  EXPECT_LE((*c)->connectionsOpened(), static_cast<uint64_t>(kMaxConnections));
+}
+
+// A request that finds every connection busy for its whole timeout fails with a clear error rather
+// than waiting without end.
+TEST_F(RestClientTest, ARequestWaitingForAConnectionPastItsTimeoutFails) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool entered = false;
+  bool release = false;
+  http::HttpServerOptions options;
+  options.handler_threads = 2;
+  auto created = http::HttpServer::create(options);
+  ASSERT_TRUE(created.ok()) << created.status();
+  server_ = std::move(created).value();
+  ASSERT_TRUE(server_
+                  ->route("GET", "/held",
+                          [&](const http::HttpRequest&) {
+                            std::unique_lock<std::mutex> lock(mu);
+                            entered = true;
+                            cv.notify_all();
+                            cv.wait_for(lock, std::chrono::seconds(10), [&] { return release; });
+                            return http::HttpResponse::json(200, "{}");
+                          })
+                  .isOk());
+  start();
+  ClientConfig cfg;
+  cfg.server = "http://127.0.0.1:" + std::to_string(server_->port());
+  RestClientOptions opts;
+  opts.max_connections = 1;
+  auto c = RestClient::create(cfg, opts);
+  ASSERT_TRUE(c.ok()) << c.status();
+  std::thread holder([&] { EXPECT_TRUE((*c)->request("GET", "/held").ok()); });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(5), [&] { return entered; }));
+  }
+  RequestOptions short_wait;
+  short_wait.timeout = milliseconds(200);
+  const auto waited = (*c)->request("GET", "/held", {}, "application/json", short_wait);
+  EXPECT_EQ(waited.status().code(), StatusCode::kDeadlineExceeded) << waited.status();
+  EXPECT_NE(waited.status().message().find("no connection came free"), std::string::npos)
+      << waited.status();
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    release = true;
+  }
+  cv.notify_all();
+  holder.join();
+  // The slot is free again once the first request is answered.
+  EXPECT_TRUE((*c)->request("GET", "/held").ok());
 }
 
 TEST_F(RestClientTest, SendsBodyHeadersAndRereadsTokenFile) {
