@@ -34,6 +34,26 @@ class RestClientTest : public ::testing::Test {
 
   void start() { ASSERT_TRUE(server_->start().isOk()); }
 
+  // Replaces server_ with one that runs up to `handler_threads` handlers at once and routes
+  // `GET path` to `handler`; does not start it.
+  void serveOnly(size_t handler_threads, const std::string& path, http::HttpHandler handler) {
+    http::HttpServerOptions options;
+    options.handler_threads = handler_threads;
+    auto created = http::HttpServer::create(options);
+    ASSERT_TRUE(created.ok()) << created.status();
+    server_ = std::move(created).value();
+    ASSERT_TRUE(server_->route("GET", path, std::move(handler)).isOk());
+  }
+
+  // A client of server_ with `options` and nothing else set.
+  std::unique_ptr<RestClient> plainClient(const RestClientOptions& options) {
+    ClientConfig cfg;
+    cfg.server = "http://127.0.0.1:" + std::to_string(server_->port());
+    auto c = RestClient::create(cfg, options);
+    EXPECT_TRUE(c.ok()) << c.status();
+    return c.ok() ? std::move(c).value() : nullptr;
+  }
+
   std::unique_ptr<RestClient> client(ClientConfig cfg = {}) {
     cfg.server = "http://127.0.0.1:" + std::to_string(server_->port());
     RestClientOptions opts;
@@ -197,29 +217,20 @@ TEST_F(RestClientTest, KeepsTheConnectionsOfAConcurrentBurst) {
   std::condition_variable cv;
   size_t waiting = 0;
   size_t round = 0;
-  http::HttpServerOptions options;
-  options.handler_threads = kBurst;
-  auto created = http::HttpServer::create(options);
-  ASSERT_TRUE(created.ok()) << created.status();
-  server_ = std::move(created).value();
   // Each request waits until the whole burst is in flight, so the burst really holds kBurst
   // connections at once.
-  ASSERT_TRUE(server_
-                  ->route("GET", "/together",
-                          [&](const http::HttpRequest&) {
-                            std::unique_lock<std::mutex> lock(mu);
-                            const size_t mine = round;
-                            if (++waiting == kBurst) {
-                              waiting = 0;
-                              ++round;
-                              cv.notify_all();
-                            } else {
-                              cv.wait_for(lock, std::chrono::seconds(10),
-                                          [&] { return round != mine; });
-                            }
-                            return http::HttpResponse::json(200, "{}");
-                          })
-                  .isOk());
+  serveOnly(kBurst, "/together", [&](const http::HttpRequest&) {
+    std::unique_lock<std::mutex> lock(mu);
+    const size_t mine = round;
+    if (++waiting == kBurst) {
+      waiting = 0;
+      ++round;
+      cv.notify_all();
+    } else {
+      cv.wait_for(lock, std::chrono::seconds(10), [&] { return round != mine; });
+    }
+    return http::HttpResponse::json(200, "{}");
+  });
   start();
   auto c = client();
   auto burst = [&] {
@@ -250,36 +261,26 @@ TEST_F(RestClientTest, ABurstOverMaxConnectionsWaitsForAConnection) {
   std::mutex mu;
   size_t inside = 0;
   size_t most_inside = 0;
-  http::HttpServerOptions options;
-  options.handler_threads = kBurst;
-  auto created = http::HttpServer::create(options);
-  ASSERT_TRUE(created.ok()) << created.status();
-  server_ = std::move(created).value();
-  ASSERT_TRUE(server_
-                  ->route("GET", "/slow",
-                          [&](const http::HttpRequest&) {
-                            {
-                              std::lock_guard<std::mutex> lock(mu);
-                              most_inside = std::max(most_inside, ++inside);
-                            }
-                            std::this_thread::sleep_for(milliseconds(20));
-                            std::lock_guard<std::mutex> lock(mu);
-                            --inside;
-                            return http::HttpResponse::json(200, "{}");
-                          })
-                  .isOk());
+  serveOnly(kBurst, "/slow", [&](const http::HttpRequest&) {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      most_inside = std::max(most_inside, ++inside);
+    }
+    std::this_thread::sleep_for(milliseconds(20));
+    std::lock_guard<std::mutex> lock(mu);
+    --inside;
+    return http::HttpResponse::json(200, "{}");
+  });
   start();
-  ClientConfig cfg;
-  cfg.server = "http://127.0.0.1:" + std::to_string(server_->port());
   RestClientOptions opts;
   opts.max_connections = kMaxConnections;
-  auto c = RestClient::create(cfg, opts);
-  ASSERT_TRUE(c.ok()) << c.status();
+  auto c = plainClient(opts);
+  ASSERT_NE(c, nullptr);
   std::vector<std::thread> threads;
   std::atomic<size_t> ok{0};
   for (size_t i = 0; i < kBurst; ++i) {
     threads.emplace_back([&] {
-      if ((*c)->request("GET", "/slow").ok())
+      if (c->request("GET", "/slow").ok())
         ok.fetch_add(1);
     });
   }
@@ -287,7 +288,7 @@ TEST_F(RestClientTest, ABurstOverMaxConnectionsWaitsForAConnection) {
     t.join();
   EXPECT_EQ(ok.load(), kBurst);
   EXPECT_LE(most_inside, static_cast<size_t>(kMaxConnections));
-  EXPECT_LE((*c)->connectionsOpened(), static_cast<uint64_t>(kMaxConnections));
+  EXPECT_LE(c->connectionsOpened(), static_cast<uint64_t>(kMaxConnections));
 }
 
 // A request that finds every connection busy for its whole timeout fails with a clear error rather
@@ -297,36 +298,26 @@ TEST_F(RestClientTest, ARequestWaitingForAConnectionPastItsTimeoutFails) {
   std::condition_variable cv;
   bool entered = false;
   bool release = false;
-  http::HttpServerOptions options;
-  options.handler_threads = 2;
-  auto created = http::HttpServer::create(options);
-  ASSERT_TRUE(created.ok()) << created.status();
-  server_ = std::move(created).value();
-  ASSERT_TRUE(server_
-                  ->route("GET", "/held",
-                          [&](const http::HttpRequest&) {
-                            std::unique_lock<std::mutex> lock(mu);
-                            entered = true;
-                            cv.notify_all();
-                            cv.wait_for(lock, std::chrono::seconds(10), [&] { return release; });
-                            return http::HttpResponse::json(200, "{}");
-                          })
-                  .isOk());
+  serveOnly(2, "/held", [&](const http::HttpRequest&) {
+    std::unique_lock<std::mutex> lock(mu);
+    entered = true;
+    cv.notify_all();
+    cv.wait_for(lock, std::chrono::seconds(10), [&] { return release; });
+    return http::HttpResponse::json(200, "{}");
+  });
   start();
-  ClientConfig cfg;
-  cfg.server = "http://127.0.0.1:" + std::to_string(server_->port());
   RestClientOptions opts;
   opts.max_connections = 1;
-  auto c = RestClient::create(cfg, opts);
-  ASSERT_TRUE(c.ok()) << c.status();
-  std::thread holder([&] { EXPECT_TRUE((*c)->request("GET", "/held").ok()); });
+  auto c = plainClient(opts);
+  ASSERT_NE(c, nullptr);
+  std::thread holder([&] { EXPECT_TRUE(c->request("GET", "/held").ok()); });
   {
     std::unique_lock<std::mutex> lock(mu);
     ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(5), [&] { return entered; }));
   }
   RequestOptions short_wait;
   short_wait.timeout = milliseconds(200);
-  const auto waited = (*c)->request("GET", "/held", {}, "application/json", short_wait);
+  const auto waited = c->request("GET", "/held", {}, "application/json", short_wait);
   EXPECT_EQ(waited.status().code(), StatusCode::kDeadlineExceeded) << waited.status();
   EXPECT_NE(waited.status().message().find("no connection came free"), std::string::npos)
       << waited.status();
@@ -337,7 +328,7 @@ TEST_F(RestClientTest, ARequestWaitingForAConnectionPastItsTimeoutFails) {
   cv.notify_all();
   holder.join();
   // The slot is free again once the first request is answered.
-  EXPECT_TRUE((*c)->request("GET", "/held").ok());
+  EXPECT_TRUE(c->request("GET", "/held").ok());
 }
 
 TEST_F(RestClientTest, SendsBodyHeadersAndRereadsTokenFile) {
