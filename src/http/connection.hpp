@@ -57,7 +57,7 @@ struct SocketServerCore {
   Watchdog watchdog;           // request deadlines while handlers run
 
   std::mutex mu;
-  // Notified when in_flight drops to 0 and when a connection ends.
+  // Notified when in_flight drops to 0.
   std::condition_variable cv;
   std::size_t in_flight = 0;          // guarded by mu
   std::atomic<bool> stopping{false};  // set under mu when stop() begins

@@ -321,7 +321,6 @@ void SocketServer::connectionThread(uint64_t thread_id) {
     connection->serve();
     lock.lock();
     connections_.erase(id);  // closes the socket
-    core_.cv.notify_all();
   }
   if (threads_stop_) {
     return;  // the destructor joins it

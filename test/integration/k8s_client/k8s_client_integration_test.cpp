@@ -2,10 +2,12 @@
 // KOORD_TEST_KUBECONFIG). Each test works in its own namespace or on its own object names.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <thread>
+#include <vector>
 
 #include "koord/api/scheduling/device.hpp"
 #include "koord/api/scheduling/pod_migration_job.hpp"
@@ -264,6 +266,62 @@ TEST_F(K8sClientIntegrationTest, BindPodToNode) {
   api::core::DeleteOptions now;
   now.gracePeriodSeconds = 0;
   EXPECT_TRUE(client_->remove(kPods, ns_, "p", now).isOk());
+  EXPECT_TRUE(client_->remove(kNodes, "", node, {}).isOk());
+}
+
+// koord-extender binds from many request threads at once. Against kube-apiserver (TLS), a burst
+// of binds larger than max_connections shares that many connections, and every pod is bound.
+TEST_F(K8sClientIntegrationTest, ABurstOfBindsSharesMaxConnections) {
+  constexpr int kBurst = 40;
+  constexpr int kMaxConnections = 4;
+  auto cfg = loadKubeconfig(itest::testKubeconfig());
+  ASSERT_TRUE(cfg.ok()) << cfg.status();
+  RestClientOptions options;
+  options.max_connections = kMaxConnections;
+  auto rest = RestClient::create(*cfg, options);
+  ASSERT_TRUE(rest.ok()) << rest.status();
+  const std::shared_ptr<RestClient> shared(std::move(rest).value());
+  RestApiClient binder(shared);
+
+  const std::string node = ns_ + "-node";
+  (void)client_->remove(kNodes, "", node, {});
+  ASSERT_TRUE(client_
+                  ->create(kNodes, "",
+                           {{"metadata", {{"name", node}}},
+                            {"status", {{"allocatable", {{"pods", "100"}}}}}})
+                  .ok());
+  std::vector<std::string> uids;
+  for (int i = 0; i < kBurst; ++i) {
+    auto pod = client_->create(
+        kPods, ns_,
+        {{"metadata", {{"name", "p" + std::to_string(i)}}},
+         {"spec", {{"schedulerName", "none"}, {"containers", {{{"name", "c"}, {"image", "x"}}}}}}});
+    ASSERT_TRUE(pod.ok()) << pod.status();
+    uids.push_back((*pod)["metadata"]["uid"]);
+  }
+  std::atomic<int> bound{0};
+  std::vector<std::thread> threads;
+  threads.reserve(kBurst);
+  for (int i = 0; i < kBurst; ++i) {
+    threads.emplace_back([&, i] {
+      const Status status = binder.bind(ns_, "p" + std::to_string(i), uids[i], node);
+      EXPECT_TRUE(status.isOk()) << status;
+      if (status.isOk())
+        bound.fetch_add(1);
+    });
+  }
+  for (auto& thread : threads)
+    thread.join();
+  EXPECT_EQ(bound.load(), kBurst);
+  // Without the cap the burst opens a connection per bind in flight (32 here with the default cap).
+  EXPECT_LE(shared->connectionsOpened(), static_cast<uint64_t>(kMaxConnections));
+  auto pods = client_->list(kPods, ns_, {});
+  ASSERT_TRUE(pods.ok()) << pods.status();
+  int on_node = 0;
+  for (const auto& pod : pods->items) {
+    on_node += pod["spec"].value("nodeName", "") == node ? 1 : 0;
+  }
+  EXPECT_EQ(on_node, kBurst);
   EXPECT_TRUE(client_->remove(kNodes, "", node, {}).isOk());
 }
 
