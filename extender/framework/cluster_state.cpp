@@ -64,8 +64,16 @@ struct ClusterState::State {
   // how many sets; and how many reservations have owners of another shape (or an empty set).
   StringMap<int64_t> owner_label_index;
   int64_t other_owners = 0;
-  std::set<std::string> assumed_keys;
+  // The assumed pods, earliest deadline first: (deadline, key) of every record whose `assumed` is
+  // set. Expiry and the next deadline read its front, so neither walks all assumed pods.
+  std::set<std::pair<Clock::TimePoint, std::string>> assumed_by_deadline;
   int64_t generation = 0;
+
+  // Takes `record` (of pod `key`) out of assumed_by_deadline; nothing when it is not assumed.
+  void unlistAssumed(const std::string& key, const PodRecord& record) {
+    if (record.assumed != nullptr)
+      assumed_by_deadline.erase({record.deadline, key});
+  }
 
   // Where a record's pod counts now: (node, info), or ("", nullptr).
   static std::pair<std::string, std::shared_ptr<const PodInfo>> placement(const PodRecord& r) {
@@ -158,9 +166,9 @@ struct ClusterState::State {
     if (it == pods.end() || it->second.assumed == nullptr)
       return;
     auto before = placement(it->second);
+    unlistAssumed(key, it->second);
     it->second.assumed = nullptr;
     it->second.assumed_node.clear();
-    assumed_keys.erase(key);
     if (it->second.informer == nullptr) {
       pods.erase(it);
       replace(key, before, nullptr);
@@ -170,21 +178,15 @@ struct ClusterState::State {
   }
 
   int64_t earliestDeadline() const {
-    int64_t out = kNever;
-    for (const auto& key : assumed_keys) {
-      out = std::min(out, nanos(pods.at(key).deadline));
-    }
-    return out;
+    return assumed_by_deadline.empty() ? kNever : nanos(assumed_by_deadline.begin()->first);
   }
 
   void expire(Clock::TimePoint now) {
-    std::vector<std::string> due;
-    for (const auto& key : assumed_keys) {
-      if (pods.at(key).deadline <= now)
-        due.push_back(key);
-    }
-    for (const auto& key : due)
+    while (!assumed_by_deadline.empty() && assumed_by_deadline.begin()->first <= now) {
+      const std::string key = assumed_by_deadline.begin()->second;
+      assumed_by_deadline.erase(assumed_by_deadline.begin());  // first, so the loop always ends
       dropAssumed(key);
+    }
   }
 };
 
@@ -237,9 +239,9 @@ Status ClusterState::upsertPod(std::shared_ptr<const api::core::Pod> pod) {
   record.informer = std::move(info);
   const std::string key = record.informer->key;
   if (!record.bound_node.empty() && record.assumed != nullptr) {
+    s.unlistAssumed(key, record);
     record.assumed = nullptr;  // confirmed by the informer
     record.assumed_node.clear();
-    s.assumed_keys.erase(key);
     next_expiry_ns_.store(s.earliestDeadline(), std::memory_order_release);
   }
   s.replace(key, before, &record);
@@ -253,7 +255,7 @@ void ClusterState::removePod(const std::string& key) {
   if (it == s.pods.end())
     return;
   const auto before = State::placement(it->second);
-  s.assumed_keys.erase(key);
+  s.unlistAssumed(key, it->second);
   s.pods.erase(it);
   s.replace(key, before, nullptr);
   next_expiry_ns_.store(s.earliestDeadline(), std::memory_order_release);
@@ -378,7 +380,7 @@ Status ClusterState::assume(std::shared_ptr<const PodInfo> pod, const std::strin
   record.assumed = std::move(pod);
   record.assumed_node = node;
   record.deadline = clock_.now() + assume_ttl_;
-  s.assumed_keys.insert(key);
+  s.assumed_by_deadline.emplace(record.deadline, key);
   s.replace(key, before, &record);
   next_expiry_ns_.store(s.earliestDeadline(), std::memory_order_release);
   return Status::ok();

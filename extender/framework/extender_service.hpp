@@ -8,6 +8,9 @@
 //   does not know is reported in FailedNodes ("node(s) not found in koord-extender's cache")
 //   rather than failing the call; an internal failure sets Error.
 // - prioritize: a score in 0..10 for every given node (0 for nodes it does not know).
+//   prioritizeKnownPod is the same call for a body the server has not decoded, named by its pod's
+//   UID and resourceVersion: it answers what prioritize would, or nullopt when it cannot tell the
+//   pod from that alone (then the server decodes the body and calls prioritize).
 // - bind: re-checks the node, reserves, waits where a plugin says so, patches the pod once, POSTs
 //   the binding; any failure unreserves and sets Error (kube-scheduler retries the pod).
 // - preempt: the reply keeps, trims or drops each node's victims (NodeNameToMetaVictims).
@@ -15,6 +18,9 @@
 // Thread safety: implementations are thread-safe; the server calls them from many threads.
 #pragma once
 
+#include <optional>
+
+#include "koord/api/extender/args_key.hpp"
 #include "koord/api/extender/types.hpp"
 
 namespace koord::extender::framework {
@@ -26,6 +32,10 @@ class ExtenderService {
       const api::extender::ExtenderArgs& args) = 0;
   [[nodiscard]] virtual api::extender::HostPriorityList prioritize(
       const api::extender::ExtenderArgs& args) = 0;
+  [[nodiscard]] virtual std::optional<api::extender::HostPriorityList> prioritizeKnownPod(
+      const api::extender::ExtenderArgsKey& /*key*/) {
+    return std::nullopt;
+  }
   [[nodiscard]] virtual api::extender::ExtenderBindingResult bind(
       const api::extender::ExtenderBindingArgs& args) = 0;
   [[nodiscard]] virtual api::extender::ExtenderPreemptionResult preempt(

@@ -142,27 +142,41 @@ ext::ExtenderFilterResult FrameworkService::filter(const ext::ExtenderArgs& args
 
 ext::HostPriorityList FrameworkService::prioritize(const ext::ExtenderArgs& args) {
   std::vector<std::string> item_names;
-  const std::vector<std::string>& names_ref = candidateNames(args, item_names);
-  const std::vector<std::string>* names = &names_ref;
+  const std::vector<std::string>& names = candidateNames(args, item_names);
   // Only hosts with a score above 0 are listed: kube-scheduler adds score x weight for each listed
   // host, so an unlisted host and a 0 are the same to it, and with no scoring plugin at work the
   // reply (and kube-scheduler's decoding of it) stays empty rather than one entry per candidate.
-  ext::HostPriorityList out;
   if (!runtime_.scores()) {
-    return out;  // no score plugin: every host scores 0, so none is listed
+    return {};  // no score plugin: every host scores 0, so none is listed
   }
-  std::shared_ptr<const PodInfo> pod;
+  if (auto snapshot =
+          takeSnapshot(args.pod.metadata.uid, args.pod.metadata.resourceVersion, names)) {
+    return score(*snapshot->pod, std::move(snapshot->feasible), names);
+  }
+  auto decoded = PodInfo::create(std::make_shared<const api::core::Pod>(args.pod));
+  if (!decoded.ok())
+    return {};
   std::vector<std::shared_ptr<const NodeInfo>> infos;
-  if (auto snapshot = takeSnapshot(args.pod, *names)) {
-    pod = std::move(snapshot->pod);
-    infos = std::move(snapshot->feasible);
-  } else {
-    auto decoded = PodInfo::create(std::make_shared<const api::core::Pod>(args.pod));
-    if (!decoded.ok())
-      return out;
-    pod = std::move(decoded).value();
-    cluster_.lookupNodes(*names, infos);
+  cluster_.lookupNodes(names, infos);
+  return score(**decoded, std::move(infos), names);
+}
+
+std::optional<ext::HostPriorityList> FrameworkService::prioritizeKnownPod(
+    const ext::ExtenderArgsKey& key) {
+  if (!runtime_.scores()) {
+    return ext::HostPriorityList{};
   }
+  auto snapshot = takeSnapshot(key.pod_uid, key.pod_resource_version, key.node_names);
+  if (!snapshot) {
+    return std::nullopt;
+  }
+  return score(*snapshot->pod, std::move(snapshot->feasible), key.node_names);
+}
+
+ext::HostPriorityList FrameworkService::score(const PodInfo& pod,
+                                              std::vector<std::shared_ptr<const NodeInfo>> infos,
+                                              const std::vector<std::string>& names) {
+  ext::HostPriorityList out;
   std::vector<std::shared_ptr<const NodeInfo>> known;
   std::vector<size_t> positions;
   known.reserve(infos.size());
@@ -173,11 +187,11 @@ ext::HostPriorityList FrameworkService::prioritize(const ext::ExtenderArgs& args
       positions.push_back(i);
     }
   }
-  const std::vector<int64_t> scores = runtime_.score(*pod, known);
+  const std::vector<int64_t> scores = runtime_.score(pod, known);
   for (size_t k = 0; k < scores.size() && k < positions.size(); ++k) {
-    const int64_t score = toExtenderScore(scores[k]);
-    if (score > 0) {
-      out.push_back({(*names)[positions[k]], score});
+    const int64_t value = toExtenderScore(scores[k]);
+    if (value > 0) {
+      out.push_back({names[positions[k]], value});
     }
   }
   return out;
@@ -188,13 +202,14 @@ void FrameworkService::keepSnapshot(std::optional<CycleSnapshot> snapshot) {
   snapshot_ = std::move(snapshot);
 }
 
-std::optional<CycleSnapshot> FrameworkService::takeSnapshot(const api::core::Pod& pod,
+std::optional<CycleSnapshot> FrameworkService::takeSnapshot(const std::string& uid,
+                                                            const std::string& resource_version,
                                                             const std::vector<std::string>& names) {
   std::optional<CycleSnapshot> kept;
   {
     std::lock_guard lock(snapshot_mu_);
-    if (!snapshot_ || pod.metadata.uid.empty() || snapshot_->pod_uid != pod.metadata.uid ||
-        snapshot_->resource_version != pod.metadata.resourceVersion) {
+    if (!snapshot_ || uid.empty() || snapshot_->pod_uid != uid ||
+        snapshot_->resource_version != resource_version) {
       return std::nullopt;
     }
     kept = std::move(snapshot_);

@@ -7,7 +7,9 @@
 //   has the request's shape: NodeNames, or the subset of the given Node objects. A kError, or a
 //   pod that cannot be decoded, sets Error.
 // - prioritize: the runtime's 0..100 scaled to 0..10 (rounded to nearest), one entry per given
-//   node in order; 0 for unknown nodes; all 0 when the pod cannot be decoded.
+//   node in order; 0 for unknown nodes; all 0 when the pod cannot be decoded. Only nodes scoring
+//   above 0 are listed (the same to kube-scheduler). prioritizeKnownPod answers when the pod is the
+//   one the latest filter kept its view for (see CycleSnapshot), or when no plugin scores.
 // - bind: finds the pod (by namespace/name; the UID must match when given) and the node in the
 //   ClusterState, assumes the pod on the node, runs Runtime::bind; on failure forgets the pod
 //   and sets Error.
@@ -60,6 +62,8 @@ class FrameworkService final : public ExtenderService {
       const api::extender::ExtenderArgs& args) override;
   [[nodiscard]] api::extender::HostPriorityList prioritize(
       const api::extender::ExtenderArgs& args) override;
+  [[nodiscard]] std::optional<api::extender::HostPriorityList> prioritizeKnownPod(
+      const api::extender::ExtenderArgsKey& key) override;
   [[nodiscard]] api::extender::ExtenderBindingResult bind(
       const api::extender::ExtenderBindingArgs& args) override;
   [[nodiscard]] api::extender::ExtenderPreemptionResult preempt(
@@ -72,8 +76,13 @@ class FrameworkService final : public ExtenderService {
   void keepSnapshot(std::optional<CycleSnapshot> snapshot);
   // Takes the kept view if it is for this pod (same UID and resourceVersion) and `names` are, in
   // order, among its nodes; the NodeInfos come back aligned with `names`.
-  std::optional<CycleSnapshot> takeSnapshot(const api::core::Pod& pod,
+  std::optional<CycleSnapshot> takeSnapshot(const std::string& uid,
+                                            const std::string& resource_version,
                                             const std::vector<std::string>& names);
+  // The reply for `pod` over `infos` (aligned with `names`; nullptr for unknown nodes).
+  api::extender::HostPriorityList score(const PodInfo& pod,
+                                        std::vector<std::shared_ptr<const NodeInfo>> infos,
+                                        const std::vector<std::string>& names);
 
   Runtime& runtime_;
   ClusterState& cluster_;

@@ -9,6 +9,7 @@
 #include "extender/server/extender_server.hpp"
 #include "koord/api/codec.hpp"
 #include "koord/api/extender/args_decoder.hpp"
+#include "koord/api/extender/args_key.hpp"
 #include "koord/api/extender/reply_writer.hpp"
 #include "koord/api/extender/types.hpp"
 #include "koord/metrics/exposer.hpp"
@@ -101,6 +102,12 @@ http::HttpResponse serve(Verb verb, framework::ExtenderService& service, const s
       return http::HttpResponse::json(200, wire::writeJson(service.filter(*args)));
     }
     case Verb::kPrioritize: {
+      // The pod filter just decoded is not decoded again: its UID and resourceVersion name it.
+      if (auto key = wire::scanExtenderArgsKey(body)) {
+        if (auto known = service.prioritizeKnownPod(*key)) {
+          return http::HttpResponse::json(200, wire::writeJson(*known));
+        }
+      }
       Result<wire::ExtenderArgs> args = wire::decodeExtenderArgs(body);
       if (!args.ok()) {
         return badRequest(verb, args.status().message());

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -12,6 +13,7 @@
 
 #include "koord/api/codec.hpp"
 #include "koord/api/extender/args_decoder.hpp"
+#include "koord/api/extender/args_key.hpp"
 #include "koord/api/extender/types.hpp"
 
 namespace {
@@ -93,6 +95,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   auto streamed = api::extender::decodeExtenderArgs(text);
   auto parsed = api::parseJson(text);
+  if (auto key = api::extender::scanExtenderArgsKey(text)) {
+    if (!parsed.ok()) {
+      std::abort();  // the key scan accepted what is not JSON
+    }
+    if (streamed.ok() && (streamed->pod.metadata.uid != key->pod_uid ||
+                          streamed->pod.metadata.resourceVersion != key->pod_resource_version ||
+                          streamed->nodeNames != std::optional(key->node_names))) {
+      std::abort();  // the key scan and the decoder disagree on the pod or its candidates
+    }
+  }
   if (!parsed.ok()) {
     if (streamed.ok()) {
       std::abort();  // the streaming decoder accepted what is not JSON

@@ -4,6 +4,8 @@
 
 #include <gmock/gmock.h>
 
+#include <optional>
+
 #include "extender/framework/extender_service.hpp"
 
 namespace koord::extender::testing {
@@ -14,6 +16,8 @@ class MockExtenderService : public framework::ExtenderService {
               (override));
   MOCK_METHOD(api::extender::HostPriorityList, prioritize, (const api::extender::ExtenderArgs&),
               (override));
+  MOCK_METHOD(std::optional<api::extender::HostPriorityList>, prioritizeKnownPod,
+              (const api::extender::ExtenderArgsKey&), (override));
   MOCK_METHOD(api::extender::ExtenderBindingResult, bind,
               (const api::extender::ExtenderBindingArgs&), (override));
   MOCK_METHOD(api::extender::ExtenderPreemptionResult, preempt,

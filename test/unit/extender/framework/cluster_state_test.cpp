@@ -144,6 +144,35 @@ TEST_F(ClusterStateTest, AssumeThenExpire) {
   EXPECT_EQ(state_.pod("default/a"), nullptr);
 }
 
+// Each assumption expires at its own deadline, whatever happened to the others in between: one
+// forgotten and assumed again gets a new deadline, one confirmed or deleted never expires.
+TEST_F(ClusterStateTest, AssumptionsExpireEachAtItsOwnDeadline) {
+  state_.upsertNode(makeNode("n1"));
+  for (const char* name : {"a", "b", "c", "d"})
+    ASSERT_TRUE(state_.upsertPod(makePod(name)).isOk());
+  ASSERT_TRUE(state_.assume(state_.pod("default/a"), "n1").isOk());  // expires at 30 s
+  clock_.advance(std::chrono::seconds(10));
+  for (const char* key : {"default/b", "default/c", "default/d"})
+    ASSERT_TRUE(state_.assume(state_.pod(key), "n1").isOk());  // at 40 s
+  state_.forget("default/b");
+  clock_.advance(std::chrono::seconds(10));
+  ASSERT_TRUE(state_.assume(state_.pod("default/b"), "n1").isOk());  // again: at 50 s
+  ASSERT_TRUE(state_.upsertPod(makePod("c", "1", "n1")).isOk());     // confirmed
+  state_.removePod("default/d");                                     // deleted
+  const std::vector<std::string> all = {"default/a", "default/b", "default/c"};
+  EXPECT_EQ(podKeys(state_.nodeInfo("n1")), all);
+  clock_.advance(std::chrono::seconds(10));  // 30 s
+  EXPECT_EQ(podKeys(state_.nodeInfo("n1")), (std::vector<std::string>{"default/b", "default/c"}));
+  EXPECT_FALSE(state_.isAssumed("default/a"));
+  clock_.advance(std::chrono::seconds(19));  // 49 s: b's first deadline (40 s) is long gone
+  EXPECT_TRUE(state_.isAssumed("default/b"));
+  EXPECT_EQ(podKeys(state_.nodeInfo("n1")), (std::vector<std::string>{"default/b", "default/c"}));
+  clock_.advance(std::chrono::seconds(1));  // 50 s
+  EXPECT_FALSE(state_.isAssumed("default/b"));
+  EXPECT_EQ(podKeys(state_.nodeInfo("n1")), std::vector<std::string>{"default/c"});
+  EXPECT_NE(state_.pod("default/b"), nullptr);  // still known as pending
+}
+
 TEST_F(ClusterStateTest, ForgetDropsOnlyTheAssumption) {
   state_.upsertNode(makeNode("n1"));
   ASSERT_TRUE(state_.upsertPod(makePod("a")).isOk());

@@ -217,6 +217,45 @@ TEST_F(SnapshotTest, AFilterThatKeepsNoViewDropsTheOlderOne) {
   EXPECT_EQ(load_->prioritize(podArgs("7", {"e1", "e2"})), now);
 }
 
+// prioritizeKnownPod, given only the pod's UID, resourceVersion and the names, answers exactly what
+// prioritize answers right after the pod's filter, and nothing when the kept view is not this
+// pod's.
+TEST_F(SnapshotTest, PrioritizeByTheKeyOfTheFilteredPodAnswersAsPrioritize) {
+  auto keyOf = [](const api::extender::ExtenderArgs& args) {
+    return api::extender::ExtenderArgsKey{args.pod.metadata.uid, args.pod.metadata.resourceVersion,
+                                          *args.nodeNames};
+  };
+  ASSERT_TRUE(load_->filter(podArgs("7", {"e1", "e2", "e3"})).error.empty());
+  ASSERT_TRUE(cluster_.upsertPod(makePod("late", "1", "e1")).isOk());
+  // e1 scores as filter saw it (empty), not as it is now.
+  const api::extender::HostPriorityList as_filtered = {{"e1", 10}, {"e3", 10}};
+  EXPECT_EQ(load_->prioritizeKnownPod(keyOf(podArgs("7", {"e1", "e3"}))), as_filtered);
+  // The view served that call; the next one must decode the pod.
+  EXPECT_EQ(load_->prioritizeKnownPod(keyOf(podArgs("7", {"e1", "e3"}))), std::nullopt);
+
+  ASSERT_TRUE(load_->filter(podArgs("7", {"e1", "e2"})).error.empty());
+  EXPECT_EQ(load_->prioritizeKnownPod(keyOf(podArgs("8", {"e1", "e2"}))), std::nullopt);
+  auto other = podArgs("7", {"e1", "e2"});
+  other.pod.metadata.uid = "another-uid";
+  EXPECT_EQ(load_->prioritizeKnownPod(keyOf(other)), std::nullopt);
+  // A name the filter did not keep: the names are looked up after a full decode instead.
+  EXPECT_EQ(load_->prioritizeKnownPod(keyOf(podArgs("7", {"e1", "e3"}))), std::nullopt);
+}
+
+TEST_F(FrameworkServiceTest, PrioritizeByKeyWithoutScorePluginsListsNoHost) {
+  ASSERT_TRUE(registry_
+                  .add("FilterOnly",
+                       [](const api::Json&, const Handle&) {
+                         return Result<std::unique_ptr<Plugin>>(std::make_unique<FilterOnly>());
+                       })
+                  .isOk());
+  auto runtime = make({{"FilterOnly", {}, 1}});
+  ASSERT_NE(runtime, nullptr);
+  FrameworkService service(*runtime, cluster_, binder_, nullptr);
+  EXPECT_EQ(service.prioritizeKnownPod({"never-filtered", "1", {"n1"}}),
+            api::extender::HostPriorityList{});
+}
+
 TEST_F(FrameworkServiceTest, BindAssumesThePod) {
   ASSERT_TRUE(cluster_.upsertPod(makePod("p", "1")).isOk());
   api::extender::ExtenderBindingArgs args{"p", "default", "uid-p", "n1"};

@@ -145,12 +145,27 @@ INSTANTIATE_TEST_SUITE_P(
             "Prioritize", "/scheduler/prioritize",
             withPod(R"(,"Nodes":null,"NodeNames":["n1","n2"]})"),
             [](MockExtenderService& s) {
+              // The service cannot tell the pod by its key: the body is decoded in full.
+              EXPECT_CALL(s, prioritizeKnownPod(_)).WillOnce(Return(std::nullopt));
               EXPECT_CALL(s, prioritize(_)).WillOnce(Invoke([](const wire::ExtenderArgs& args) {
                 EXPECT_EQ(args.nodeNames->size(), 2u);
                 return wire::HostPriorityList{{"n1", 7}, {"n2", 0}};
               }));
             },
             R"([{"Host":"n1","Score":7},{"Host":"n2","Score":0}])"},
+        RoundTripCase{"PrioritizeKnownPod", "/scheduler/prioritize",
+                      withPod(R"(,"Nodes":null,"NodeNames":["n1","n2"]})"),
+                      [](MockExtenderService& s) {
+                        // The service knows the pod by its UID: prioritize (the full decode) is not
+                        // called.
+                        EXPECT_CALL(s, prioritizeKnownPod(_))
+                            .WillOnce(Invoke([](const wire::ExtenderArgsKey& key) {
+                              EXPECT_EQ(key.pod_uid, "uid-1");
+                              EXPECT_EQ(key.node_names, (std::vector<std::string>{"n1", "n2"}));
+                              return std::optional(wire::HostPriorityList{{"n2", 4}});
+                            }));
+                      },
+                      R"([{"Host":"n2","Score":4}])"},
         RoundTripCase{
             "Bind", "/scheduler/bind",
             R"({"PodName":"web-0","PodNamespace":"default","PodUID":"uid-1","Node":"n1"})",

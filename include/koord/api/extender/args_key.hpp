@@ -1,0 +1,34 @@
+// Reading which pod an ExtenderArgs body is about, without decoding the pod.
+//
+// kube-scheduler sends the same Pod to filter and then to prioritize. When the prioritize body's
+// pod is the one filter just decoded (same metadata.uid and metadata.resourceVersion), the extender
+// can score what filter decoded and skip the pod's decode; scanExtenderArgsKey reads just those two
+// fields and the candidate names, and checks that the rest of the body is well-formed JSON.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace koord::api::extender {
+
+// The pod an ExtenderArgs names and its candidates.
+struct ExtenderArgsKey {
+  std::string pod_uid;                  // Pod.metadata.uid, non-empty
+  std::string pod_resource_version;     // Pod.metadata.resourceVersion ("" when absent)
+  std::vector<std::string> node_names;  // NodeNames, in order
+};
+
+// The key of an ExtenderArgs body in the plain shape kube-scheduler sends with nodeCacheCapable:
+// a JSON object whose "Pod" has "metadata" with a string "uid", whose "NodeNames" is an array of
+// strings, and whose "Nodes" is null or absent. nullopt for anything else, so that the caller
+// decodes the body in full (decodeExtenderArgs) and words any error: a body that is not JSON, a
+// key of one of those names in other letter case or given twice, an escape or a byte outside
+// printable ASCII in any of the strings read, a uid that is not a string or is empty, nesting
+// deeper than 256. The other members are checked to be JSON and otherwise ignored; their types are
+// not checked. Whenever it returns a key and decodeExtenderArgs succeeds on the same body, the two
+// agree on the uid, resourceVersion and NodeNames. Never throws.
+[[nodiscard]] std::optional<ExtenderArgsKey> scanExtenderArgsKey(std::string_view body);
+
+}  // namespace koord::api::extender
