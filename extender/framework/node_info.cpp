@@ -1,7 +1,10 @@
 #include "extender/framework/node_info.hpp"
 
 #include <algorithm>
+#include <string>
 #include <utility>
+
+#include "koord/api/well_known.hpp"
 
 namespace koord::extender::framework {
 
@@ -10,6 +13,9 @@ NodeInfo::NodeInfo(std::shared_ptr<const api::core::Node> node,
                    const std::vector<std::shared_ptr<const ReservationInfo>>& reservations)
     : node_(std::move(node)), pods_(std::move(pods)) {
   allocatable_ = Resource::fromList(node_->status.allocatable);
+  const auto& annotations = node_->metadata.annotations;
+  const auto annotation = annotations.find(std::string(api::kAnnotationNodeReservation));
+  has_node_reservation_ = annotation != annotations.end() && !annotation->second.empty();
   for (const auto& pod : pods_) {
     requested_.add(pod->requests);
   }

@@ -39,6 +39,10 @@ class NodeInfo {
   }
   // Sum of the reservations' `held`: what a pod that owns none of them may not use.
   [[nodiscard]] const Resource& reserved() const { return reserved_; }
+  // Whether the Node carries a non-empty node.koordinator.sh/reservation annotation (reference
+  // 2.4): a node without one reserves nothing, which NodeReservation reads here, from the
+  // NodeInfo it already holds, instead of looking the node up in its memo.
+  [[nodiscard]] bool hasNodeReservation() const { return has_node_reservation_; }
   // Bumped on every change of this node or its pods (cluster-wide counter value).
   [[nodiscard]] int64_t generation() const { return generation_; }
   void setGeneration(int64_t g) { generation_ = g; }
@@ -51,6 +55,7 @@ class NodeInfo {
   std::vector<std::shared_ptr<const ReservationInfo>> reservations_;
   Resource reserved_;
   int64_t generation_ = 0;
+  bool has_node_reservation_ = false;
 };
 
 }  // namespace koord::extender::framework

@@ -93,6 +93,9 @@ framework::PluginStatus NodeReservationPlugin::preFilter(framework::CycleState& 
 framework::PluginStatus NodeReservationPlugin::filter(const framework::CycleState& /*state*/,
                                                       const framework::PodInfo& pod,
                                                       const framework::NodeInfo& node) const {
+  if (!node.hasNodeReservation()) {
+    return framework::PluginStatus::success();  // reserves nothing: the common case, at no cost
+  }
   // Parsed once per Node object: the annotation is JSON, and this runs for every candidate node of
   // every pod.
   auto reserved =

@@ -173,6 +173,24 @@ TEST_F(ClusterStateTest, AssumptionsExpireEachAtItsOwnDeadline) {
   EXPECT_NE(state_.pod("default/b"), nullptr);  // still known as pending
 }
 
+// NodeInfo tells whether its Node carries a node reservation, through updates of the Node and of
+// the pods on it.
+TEST_F(ClusterStateTest, NodeInfoKnowsWhetherItsNodeCarriesANodeReservation) {
+  auto annotated = [](const std::string& value) {
+    auto node = std::make_shared<api::core::Node>(*makeNode("n1"));
+    node->metadata.annotations["node.koordinator.sh/reservation"] = value;
+    return std::shared_ptr<const api::core::Node>(node);
+  };
+  state_.upsertNode(makeNode("n1"));
+  EXPECT_FALSE(state_.nodeInfo("n1")->hasNodeReservation());
+  state_.upsertNode(annotated(R"({"resources":{"cpu":"1"}})"));
+  EXPECT_TRUE(state_.nodeInfo("n1")->hasNodeReservation());
+  ASSERT_TRUE(state_.upsertPod(makePod("a", "1", "n1")).isOk());  // a rebuild for a pod
+  EXPECT_TRUE(state_.nodeInfo("n1")->hasNodeReservation());
+  state_.upsertNode(annotated(""));  // an empty annotation reserves nothing
+  EXPECT_FALSE(state_.nodeInfo("n1")->hasNodeReservation());
+}
+
 TEST_F(ClusterStateTest, ForgetDropsOnlyTheAssumption) {
   state_.upsertNode(makeNode("n1"));
   ASSERT_TRUE(state_.upsertPod(makePod("a")).isOk());
