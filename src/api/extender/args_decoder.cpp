@@ -7,23 +7,13 @@
 #include <utility>
 #include <vector>
 
+#include "equal_fold.hpp"
 #include "koord/api/codec.hpp"
 
 namespace koord::api::extender {
 namespace {
 
-bool equalFold(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-    if (lower(a[i]) != lower(b[i])) {
-      return false;
-    }
-  }
-  return true;
-}
+using detail::equalFold;
 
 // nlohmann's SAX interface. Builds the tree of everything except the top-level NodeNames (collected
 // into `names`) and Pod.metadata.managedFields (dropped). With `pod_root` the document is the Pod

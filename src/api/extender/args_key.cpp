@@ -5,24 +5,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <utility>
+
+#include "equal_fold.hpp"
 
 namespace koord::api::extender {
 namespace {
 
 constexpr std::size_t kMaxDepth = 256;
 
-bool equalFold(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) {
-    return false;
-  }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-    if (lower(a[i]) != lower(b[i])) {
-      return false;
-    }
-  }
-  return true;
-}
+using detail::equalFold;
 
 // Which of `wanted` the key is: its index when spelled exactly; -1 when it is none of them; -2
 // when it matches one only in another letter case (which encoding/json would also take for it).
@@ -341,6 +333,17 @@ constexpr std::array<std::string_view, 3> kTopKeys = {"Pod", "NodeNames", "Nodes
 constexpr std::array<std::string_view, 1> kPodKeys = {"metadata"};
 constexpr std::array<std::string_view, 2> kMetaKeys = {"uid", "resourceVersion"};
 
+// Runs `read` for a key's value the first time the key comes; the second time gives up (a key given
+// twice is left to the full decoder, which words what it makes of it).
+template <class Read>
+bool once(bool& seen, Read&& read) {
+  if (seen) {
+    return false;
+  }
+  seen = true;
+  return std::forward<Read>(read)();
+}
+
 bool readNames(Scanner& in, std::vector<std::string>& names) {
   if (!in.eat('[')) {
     return false;
@@ -363,26 +366,21 @@ bool readNames(Scanner& in, std::vector<std::string>& names) {
 
 bool readMetadata(Scanner& in, ExtenderArgsKey& key, bool& uid_seen) {
   bool rv_seen = false;
+  // A plain string; a value of another kind gives up.
+  const auto readString = [&in](std::string& out) {
+    std::string_view value;
+    if (!in.plainString(value)) {
+      return false;
+    }
+    out = value;
+    return true;
+  };
   return in.object(3, [&](std::string_view name) {
     switch (classify(name, kMetaKeys)) {
-      case 0: {
-        std::string_view uid;
-        if (uid_seen || !in.plainString(uid)) {
-          return false;
-        }
-        uid_seen = true;
-        key.pod_uid = uid;
-        return true;
-      }
-      case 1: {
-        std::string_view rv;
-        if (rv_seen || !in.plainString(rv)) {
-          return false;
-        }
-        rv_seen = true;
-        key.pod_resource_version = rv;
-        return true;
-      }
+      case 0:
+        return once(uid_seen, [&] { return readString(key.pod_uid); });
+      case 1:
+        return once(rv_seen, [&] { return readString(key.pod_resource_version); });
       case -1:
         return in.skipValue(3);
       default:
@@ -396,11 +394,7 @@ bool readPod(Scanner& in, ExtenderArgsKey& key, bool& uid_seen) {
   return in.object(2, [&](std::string_view name) {
     switch (classify(name, kPodKeys)) {
       case 0:
-        if (metadata_seen) {
-          return false;
-        }
-        metadata_seen = true;
-        return readMetadata(in, key, uid_seen);
+        return once(metadata_seen, [&] { return readMetadata(in, key, uid_seen); });
       case -1:
         return in.skipValue(2);
       default:
@@ -421,23 +415,12 @@ std::optional<ExtenderArgsKey> scanExtenderArgsKey(std::string_view body) {
   const bool parsed = in.object(1, [&](std::string_view name) {
     switch (classify(name, kTopKeys)) {
       case 0:
-        if (pod_seen) {
-          return false;
-        }
-        pod_seen = true;
-        return readPod(in, key, uid_seen);
+        return once(pod_seen, [&] { return readPod(in, key, uid_seen); });
       case 1:
-        if (names_seen) {
-          return false;
-        }
-        names_seen = true;
-        return readNames(in, key.node_names);
+        return once(names_seen, [&] { return readNames(in, key.node_names); });
       case 2:
-        if (nodes_seen || !in.peek('n')) {
-          return false;  // Nodes given as objects: not what a nodeCacheCapable call sends
-        }
-        nodes_seen = true;
-        return in.literal("null");
+        // Only null: Node objects are not what a nodeCacheCapable call sends.
+        return once(nodes_seen, [&] { return in.peek('n') && in.literal("null"); });
       case -1:
         return in.skipValue(1);
       default:

@@ -62,6 +62,9 @@ class FrameworkServiceTest : public RuntimeFixture {
     return args;
   }
 
+  // A runtime whose one plugin (FilterOnly, below) filters and does not score.
+  std::unique_ptr<Runtime> filterOnlyRuntime();
+
   NullBinder binder_;
   std::unique_ptr<Runtime> runtime_;
   std::unique_ptr<FrameworkService> service_;
@@ -125,14 +128,16 @@ class FilterOnly final : public FilterPlugin {
   }
 };
 
+std::unique_ptr<Runtime> FrameworkServiceTest::filterOnlyRuntime() {
+  const Status added = registry_.add("FilterOnly", [](const api::Json&, const Handle&) {
+    return Result<std::unique_ptr<Plugin>>(std::make_unique<FilterOnly>());
+  });
+  EXPECT_TRUE(added.isOk()) << added.message();
+  return make({{"FilterOnly", {}, 1}});
+}
+
 TEST_F(FrameworkServiceTest, PrioritizeWithoutScorePluginsListsNoHost) {
-  ASSERT_TRUE(registry_
-                  .add("FilterOnly",
-                       [](const api::Json&, const Handle&) {
-                         return Result<std::unique_ptr<Plugin>>(std::make_unique<FilterOnly>());
-                       })
-                  .isOk());
-  auto runtime = make({{"FilterOnly", {}, 1}});
+  auto runtime = filterOnlyRuntime();
   ASSERT_NE(runtime, nullptr);
   EXPECT_FALSE(runtime->scores());
   EXPECT_TRUE(runtime_->scores());
@@ -243,13 +248,7 @@ TEST_F(SnapshotTest, PrioritizeByTheKeyOfTheFilteredPodAnswersAsPrioritize) {
 }
 
 TEST_F(FrameworkServiceTest, PrioritizeByKeyWithoutScorePluginsListsNoHost) {
-  ASSERT_TRUE(registry_
-                  .add("FilterOnly",
-                       [](const api::Json&, const Handle&) {
-                         return Result<std::unique_ptr<Plugin>>(std::make_unique<FilterOnly>());
-                       })
-                  .isOk());
-  auto runtime = make({{"FilterOnly", {}, 1}});
+  auto runtime = filterOnlyRuntime();
   ASSERT_NE(runtime, nullptr);
   FrameworkService service(*runtime, cluster_, binder_, nullptr);
   EXPECT_EQ(service.prioritizeKnownPod({"never-filtered", "1", {"n1"}}),

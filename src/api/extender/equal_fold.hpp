@@ -1,0 +1,24 @@
+// ASCII case-insensitive comparison of JSON keys, as encoding/json matches a key to a Go field
+// name: shared by the ExtenderArgs decoder and the ExtenderArgs key scan.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace koord::api::extender::detail {
+
+// True when `a` and `b` are equal once ASCII letters are folded to lower case.
+inline bool equalFold(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    if (lower(a[i]) != lower(b[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace koord::api::extender::detail
