@@ -163,9 +163,8 @@ ext::HostPriorityList FrameworkService::prioritize(const ext::ExtenderArgs& args
 
 std::optional<ext::HostPriorityList> FrameworkService::prioritizeKnownPod(
     const ext::ExtenderArgsKey& key) {
-  if (!runtime_.scores()) {
-    return ext::HostPriorityList{};
-  }
+  // Without a score plugin nothing is kept for prioritize: the body is decoded (and checked) in
+  // full, and prioritize answers [].
   auto snapshot = takeSnapshot(key.pod_uid, key.pod_resource_version, key.node_names);
   if (!snapshot) {
     return std::nullopt;

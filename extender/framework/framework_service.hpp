@@ -8,8 +8,8 @@
 //   pod that cannot be decoded, sets Error.
 // - prioritize: the runtime's 0..100 scaled to 0..10 (rounded to nearest), one entry per given
 //   node in order; 0 for unknown nodes; all 0 when the pod cannot be decoded. Only nodes scoring
-//   above 0 are listed (the same to kube-scheduler). prioritizeKnownPod answers when the pod is the
-//   one the latest filter kept its view for (see CycleSnapshot), or when no plugin scores.
+//   above 0 are listed (the same to kube-scheduler). prioritizeKnownPod answers only when the pod
+//   is the one the latest filter kept its view for (see CycleSnapshot).
 // - bind: finds the pod (by namespace/name; the UID must match when given) and the node in the
 //   ClusterState, assumes the pod on the node, runs Runtime::bind; on failure forgets the pod
 //   and sets Error.

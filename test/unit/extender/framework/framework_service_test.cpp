@@ -247,12 +247,17 @@ TEST_F(SnapshotTest, PrioritizeByTheKeyOfTheFilteredPodAnswersAsPrioritize) {
   EXPECT_EQ(load_->prioritizeKnownPod(keyOf(podArgs("7", {"e1", "e3"}))), std::nullopt);
 }
 
-TEST_F(FrameworkServiceTest, PrioritizeByKeyWithoutScorePluginsListsNoHost) {
+// With no score plugin, filter keeps no view: prioritize by key leaves the body to the full decode
+// (which checks it), and prioritize then answers [].
+TEST_F(FrameworkServiceTest, PrioritizeByKeyWithoutScorePluginsLeavesTheBodyToTheFullDecode) {
   auto runtime = filterOnlyRuntime();
   ASSERT_NE(runtime, nullptr);
   FrameworkService service(*runtime, cluster_, binder_, nullptr);
-  EXPECT_EQ(service.prioritizeKnownPod({"never-filtered", "1", {"n1"}}),
-            api::extender::HostPriorityList{});
+  auto args = byName({"n1"});
+  args.pod.metadata.resourceVersion = "1";
+  ASSERT_TRUE(service.filter(args).error.empty());
+  EXPECT_EQ(service.prioritizeKnownPod({args.pod.metadata.uid, "1", {"n1"}}), std::nullopt);
+  EXPECT_TRUE(service.prioritize(args).empty());
 }
 
 TEST_F(FrameworkServiceTest, BindAssumesThePod) {
