@@ -79,6 +79,17 @@ class K8sClientIntegrationTest : public ::testing::Test {
     }
   }
 
+  // Creates Node `name` allocating `pods` pods, after deleting any left from an earlier run.
+  [[nodiscard]] bool createFreshNode(const std::string& name, int pods) {
+    (void)client_->remove(kNodes, "", name, {});
+    auto created =
+        client_->create(kNodes, "",
+                        {{"metadata", {{"name", name}}},
+                         {"status", {{"allocatable", {{"pods", std::to_string(pods)}}}}}});
+    EXPECT_TRUE(created.ok()) << created.status();
+    return created.ok();
+  }
+
   std::unique_ptr<RestApiClient> client_;
   std::string ns_;
 };
@@ -249,12 +260,7 @@ TEST_F(K8sClientIntegrationTest, Patches) {
 
 TEST_F(K8sClientIntegrationTest, BindPodToNode) {
   const std::string node = ns_ + "-node";
-  (void)client_->remove(kNodes, "", node, {});
-  ASSERT_TRUE(client_
-                  ->create(kNodes, "",
-                           {{"metadata", {{"name", node}}},
-                            {"status", {{"allocatable", {{"pods", "10"}}}}}})
-                  .ok());
+  ASSERT_TRUE(createFreshNode(node, 10));
   auto pod = client_->create(kPods, ns_, Json::parse(R"({"metadata":{"name":"p"},
       "spec":{"schedulerName":"none","containers":[{"name":"c","image":"x"}]}})"));
   ASSERT_TRUE(pod.ok()) << pod.status();
@@ -284,12 +290,7 @@ TEST_F(K8sClientIntegrationTest, ABurstOfBindsSharesMaxConnections) {
   RestApiClient binder(shared);
 
   const std::string node = ns_ + "-node";
-  (void)client_->remove(kNodes, "", node, {});
-  ASSERT_TRUE(client_
-                  ->create(kNodes, "",
-                           {{"metadata", {{"name", node}}},
-                            {"status", {{"allocatable", {{"pods", "100"}}}}}})
-                  .ok());
+  ASSERT_TRUE(createFreshNode(node, 100));
   std::vector<std::string> uids;
   for (int i = 0; i < kBurst; ++i) {
     auto pod = client_->create(
