@@ -92,7 +92,15 @@ Result<Args> decode(const std::string& body, std::string_view type_name) {
   return args;
 }
 
-http::HttpResponse serve(Verb verb, framework::ExtenderService& service, const std::string& body) {
+// prioritize calls by where the scored pod came from: "filter" (the view filter kept for it, the
+// body's pod not decoded) or "decoded" (the body decoded in full).
+struct PrioritizeSources {
+  metrics::Counter from_filter;
+  metrics::Counter decoded;
+};
+
+http::HttpResponse serve(Verb verb, framework::ExtenderService& service, const std::string& body,
+                         const PrioritizeSources& sources) {
   switch (verb) {
     case Verb::kFilter: {
       Result<wire::ExtenderArgs> args = wire::decodeExtenderArgs(body);
@@ -105,6 +113,7 @@ http::HttpResponse serve(Verb verb, framework::ExtenderService& service, const s
       // The pod filter just decoded is not decoded again: its UID and resourceVersion name it.
       if (auto key = wire::scanExtenderArgsKey(body)) {
         if (auto known = service.prioritizeKnownPod(*key)) {
+          sources.from_filter.inc();
           return http::HttpResponse::json(200, wire::writeJson(*known));
         }
       }
@@ -112,6 +121,7 @@ http::HttpResponse serve(Verb verb, framework::ExtenderService& service, const s
       if (!args.ok()) {
         return badRequest(verb, args.status().message());
       }
+      sources.decoded.inc();
       return http::HttpResponse::json(200, wire::writeJson(service.prioritize(*args)));
     }
     case Verb::kBind: {
@@ -135,10 +145,11 @@ http::HttpResponse serve(Verb verb, framework::ExtenderService& service, const s
 }
 
 http::HttpHandler verbHandler(Verb verb, framework::ExtenderService& service,
-                              metrics::HistogramFamily durations, const log::Logger& logger) {
-  return [verb, &service, durations, logger](const http::HttpRequest& request) {
+                              metrics::HistogramFamily durations, PrioritizeSources sources,
+                              const log::Logger& logger) {
+  return [verb, &service, durations, sources, logger](const http::HttpRequest& request) {
     const auto start = std::chrono::steady_clock::now();
-    http::HttpResponse response = serve(verb, service, request.body);
+    http::HttpResponse response = serve(verb, service, request.body, sources);
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
     if (response.status != 200) {
       logger.debug("rejected an extender request", {{"verb", std::string(verbName(verb))},
@@ -176,6 +187,16 @@ Status registerExtenderRoutes(http::HttpServer& server, framework::ExtenderServi
                               "Time to answer one scheduler-extender request, by verb and HTTP "
                               "status code.",
                               {"verb", "code"}, metrics::exponentialBuckets(0.00025, 2, 16)));
+  KOORD_ASSIGN_OR_RETURN(
+      metrics::CounterFamily prioritize_pods,
+      metrics.counterFamily("koord_extender_prioritize_pods_total",
+                            "prioritize requests by where the pod they scored came from: "
+                            "\"filter\" (the view filter kept for it, the pod not decoded again) "
+                            "or \"decoded\" (the request decoded in full).",
+                            {"source"}));
+  KOORD_ASSIGN_OR_RETURN(metrics::Counter from_filter, prioritize_pods.withLabels({"filter"}));
+  KOORD_ASSIGN_OR_RETURN(metrics::Counter decoded, prioritize_pods.withLabels({"decoded"}));
+  const PrioritizeSources sources{from_filter, decoded};
   const std::string prefix = normalizeUrlPrefix(url_prefix);
   for (char c : prefix) {
     const auto byte = static_cast<unsigned char>(c);
@@ -193,7 +214,7 @@ Status registerExtenderRoutes(http::HttpServer& server, framework::ExtenderServi
     const http::HandlerKind kind =
         verb == Verb::kBind ? http::HandlerKind::kWaits : http::HandlerKind::kCompute;
     KOORD_RETURN_IF_ERROR(
-        server.route("POST", path, verbHandler(verb, service, durations, logger), kind));
+        server.route("POST", path, verbHandler(verb, service, durations, sources, logger), kind));
   }
   KOORD_RETURN_IF_ERROR(server.route("GET", "/healthz", [](const http::HttpRequest&) {
     return http::HttpResponse::text(200, "ok\n");

@@ -3,6 +3,7 @@
 # configures it (deploy/scheduler-config/scheduler-config.yaml), schedules pods with
 # schedulerName koord-scheduler onto kwok's fake nodes through koord-extender.
 #  1. the pods land, and their bindings came from koord-extender's bind (its metrics count them);
+#     prioritize scored the pod filter kept, without decoding kube-scheduler's body again;
 #  2. a pod that passes kube-scheduler's own filters but not ours (an invalid QoS/priority pair)
 #     carries our reason in its PodScheduled condition;
 #  3. koord-extender killed with SIGKILL and restarted in the middle of a run loses no pod, and no
@@ -103,6 +104,12 @@ else
 fi
 binds="$(bind_count)"
 [ "${binds%.*}" -ge 3 ] && pass "koord-extender bound them ($binds bind calls)" || fail "bind calls: $binds"
+# kube-scheduler's prioritize bodies are read without decoding the pod again: the view filter kept
+# for the same pod served them.
+from_filter="$(curl -sf "http://127.0.0.1:$port/metrics" |
+  awk '/^koord_extender_prioritize_pods_total\{source="filter"\}/ {print $2}')"
+[ "${from_filter:-0}" != 0 ] && pass "prioritize reused filter's view ($from_filter times)" ||
+  fail "prioritize never reused filter's view (koord_extender_prioritize_pods_total{source=\"filter\"}: '${from_filter}')"
 
 # 2. Our reason in PodScheduled.
 pod bad-qos 1 BE koord-prod | kubectl apply -f - >/dev/null

@@ -367,6 +367,28 @@ TEST_F(ServerTest, MetricsCountRequestsByVerbAndCode) {
                                 "verb=\"bind\"} 1"));
 }
 
+// /metrics tells how often prioritize scored the pod filter kept and how often it decoded the body;
+// a body that does not decode counts as neither.
+TEST_F(ServerTest, MetricsCountWherePrioritizeTookThePodFrom) {
+  EXPECT_CALL(service_, prioritizeKnownPod(_))
+      .WillOnce(Return(std::optional(wire::HostPriorityList{})))
+      .WillOnce(Return(std::nullopt))
+      .WillOnce(Return(std::nullopt));
+  EXPECT_CALL(service_, prioritize(_)).WillOnce(Return(wire::HostPriorityList{}));
+  startServer();
+  const std::string body = withPod(R"(,"Nodes":null,"NodeNames":["n1"]})");
+  ASSERT_EQ(testing::post(port(), "/scheduler/prioritize", body).status, 200);
+  ASSERT_EQ(testing::post(port(), "/scheduler/prioritize", body).status, 200);
+  const std::string wrong_type = R"({"Pod":{"metadata":{"uid":"u"},"spec":"x"},"NodeNames":[]})";
+  ASSERT_EQ(testing::post(port(), "/scheduler/prioritize", wrong_type).status, 400);
+  const testing::Reply metrics = testing::get(port(), "/metrics");
+  ASSERT_EQ(metrics.status, 200);
+  EXPECT_THAT(metrics.body,
+              ::testing::HasSubstr("koord_extender_prioritize_pods_total{source=\"filter\"} 1"));
+  EXPECT_THAT(metrics.body,
+              ::testing::HasSubstr("koord_extender_prioritize_pods_total{source=\"decoded\"} 1"));
+}
+
 TEST_F(ServerTest, UrlPrefixIsConfigurable) {
   ServerOptions options;
   options.url_prefix = "koord/v1/";
