@@ -64,6 +64,11 @@ struct ClusterState::State {
   // how many sets; and how many reservations have owners of another shape (or an empty set).
   StringMap<int64_t> owner_label_index;
   int64_t other_owners = 0;
+  // How many reservations hold capacity (are attached to a NodeInfo), and how many NodeInfos
+  // have hasNodeReservation(): the answers of anyReservationHoldsCapacity() and
+  // anyNodeReservation().
+  int64_t holding_reservations = 0;
+  int64_t nodes_with_node_reservation = 0;
   // The assumed pods, earliest deadline first: (deadline, key) of every record whose `assumed` is
   // set. Expiry and the next deadline read its front, so neither walks all assumed pods.
   std::set<std::pair<Clock::TimePoint, std::string>> assumed_by_deadline;
@@ -84,8 +89,10 @@ struct ClusterState::State {
     return {"", nullptr};
   }
 
-  // Adds (delta 1) or removes (delta -1) what a reservation holding capacity puts in the index.
+  // Adds (delta 1) or removes (delta -1) what a reservation holding capacity puts in the index,
+  // and counts it in holding_reservations.
   void indexOwners(const ReservationInfo& info, int64_t delta) {
+    holding_reservations += delta;
     if (!info.owner_labels) {
       other_owners += delta;
       return;
@@ -119,6 +126,8 @@ struct ClusterState::State {
     if (it == nodes.end())
       return;
     NodeEntry& entry = it->second;
+    if (entry.info != nullptr && entry.info->hasNodeReservation())
+      --nodes_with_node_reservation;
     if (entry.node == nullptr) {
       entry.info = nullptr;
       ++generation;
@@ -136,6 +145,8 @@ struct ClusterState::State {
       held.push_back(r);
     auto info = std::make_shared<NodeInfo>(entry.node, std::move(on_node), held);
     info->setGeneration(++generation);
+    if (info->hasNodeReservation())
+      ++nodes_with_node_reservation;
     entry.info = std::move(info);
   }
 
@@ -331,6 +342,16 @@ std::shared_ptr<const api::scheduling::Reservation> ClusterState::reservation(
   std::shared_lock lock(mu_);
   auto it = state_->reservations.find(name);
   return it == state_->reservations.end() ? nullptr : it->second.object;
+}
+
+bool ClusterState::anyReservationHoldsCapacity() const {
+  std::shared_lock lock(mu_);
+  return state_->holding_reservations > 0;
+}
+
+bool ClusterState::anyNodeReservation() const {
+  std::shared_lock lock(mu_);
+  return state_->nodes_with_node_reservation > 0;
 }
 
 bool ClusterState::mayOwnReservation(const api::core::Pod& pod) const {

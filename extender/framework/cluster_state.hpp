@@ -81,6 +81,8 @@ class ClusterState final : public ClusterView {
   // Indexes the first label of each owner label set (ReservationInfo::owner_labels) of the
   // reservations holding capacity; any other owner shape makes it answer true.
   [[nodiscard]] bool mayOwnReservation(const api::core::Pod& pod) const override;
+  [[nodiscard]] bool anyReservationHoldsCapacity() const override;
+  [[nodiscard]] bool anyNodeReservation() const override;
 
   // Looks `names` up under one lock: out[i] is the NodeInfo of names[i], or nullptr when
   // unknown. The fast path of filter and prioritize.

@@ -106,12 +106,17 @@ ext::ExtenderFilterResult FrameworkService::filter(const ext::ExtenderArgs& args
   if (by_name && runtime_.scores() && !args.pod.metadata.uid.empty()) {
     // `known` is in input order and `feasible` a subsequence of it: keep the feasible NodeInfos.
     CycleSnapshot snapshot{args.pod.metadata.uid, args.pod.metadata.resourceVersion, *pod, {}, {}};
-    snapshot.feasible.reserve(result.feasible.size());
     size_t next = 0;
-    for (auto& info : known) {
-      if (next < result.feasible.size() && info->name() == result.feasible[next]) {
-        snapshot.feasible.push_back(std::move(info));
-        ++next;
+    if (result.feasible.size() == known.size()) {
+      snapshot.feasible = std::move(known);  // every node passed: the subsequence is all of it
+      next = result.feasible.size();
+    } else {
+      snapshot.feasible.reserve(result.feasible.size());
+      for (auto& info : known) {
+        if (next < result.feasible.size() && info->name() == result.feasible[next]) {
+          snapshot.feasible.push_back(std::move(info));
+          ++next;
+        }
       }
     }
     if (next == result.feasible.size()) {

@@ -29,6 +29,13 @@ class ClusterView {
   // conservative index check; true means "maybe"). Lets the Reservation plugin skip matching for
   // the many pods that own nothing. Default: true.
   [[nodiscard]] virtual bool mayOwnReservation(const api::core::Pod& /*pod*/) const { return true; }
+  // False only when no Reservation holds capacity on any node (no NodeInfo has reservations()):
+  // the Reservation plugin then has nothing to check per node for a pod that does not require
+  // one. Default: true.
+  [[nodiscard]] virtual bool anyReservationHoldsCapacity() const { return true; }
+  // False only when no node carries the node.koordinator.sh/reservation annotation (no NodeInfo
+  // hasNodeReservation()): the NodeReservation plugin then has nothing to check. Default: true.
+  [[nodiscard]] virtual bool anyNodeReservation() const { return true; }
 };
 
 class Handle {

@@ -84,7 +84,7 @@ Result<framework::Resource> reservedResources(const api::core::Node& node) {
 
 framework::PluginStatus NodeReservationPlugin::preFilter(framework::CycleState& /*state*/,
                                                          const framework::PodInfo& pod) const {
-  if (requestsOnlyPodSlot(pod.requests)) {
+  if (requestsOnlyPodSlot(pod.requests) || !handle_.cluster().anyNodeReservation()) {
     return framework::PluginStatus::skip();
   }
   return framework::PluginStatus::success();
@@ -127,9 +127,10 @@ framework::PluginStatus NodeReservationPlugin::filter(const framework::CycleStat
 }
 
 Result<std::unique_ptr<framework::Plugin>> create(const api::Json& args,
-                                                  const framework::Handle& /*handle*/) {
+                                                  const framework::Handle& handle) {
   KOORD_ASSIGN_OR_RETURN(Args decoded, decodeArgs(args));
-  return std::unique_ptr<framework::Plugin>(std::make_unique<NodeReservationPlugin>(decoded));
+  return std::unique_ptr<framework::Plugin>(
+      std::make_unique<NodeReservationPlugin>(decoded, handle));
 }
 
 }  // namespace koord::extender::plugins::node_reservation

@@ -48,10 +48,13 @@ struct Args {
 class NodeReservationPlugin final : public framework::PreFilterPlugin,
                                     public framework::FilterPlugin {
  public:
-  explicit NodeReservationPlugin(Args args) : args_(args) {}
+  // `handle` must outlive the plugin.
+  NodeReservationPlugin(Args args, const framework::Handle& handle)
+      : args_(args), handle_(handle) {}
 
   [[nodiscard]] std::string_view name() const override { return kName; }
-  // kSkip for a pod that requests nothing but its pod slot.
+  // kSkip for a pod that requests nothing but its pod slot, and for every pod while no node
+  // carries the annotation (then filter has nothing to check on any node).
   [[nodiscard]] framework::PluginStatus preFilter(framework::CycleState& state,
                                                   const framework::PodInfo& pod) const override;
   [[nodiscard]] framework::PluginStatus filter(const framework::CycleState& state,
@@ -60,6 +63,7 @@ class NodeReservationPlugin final : public framework::PreFilterPlugin,
 
  private:
   Args args_;
+  const framework::Handle& handle_;
   framework::NodeMemo<Result<framework::Resource>> memo_;
 };
 

@@ -282,8 +282,12 @@ PluginStatus ReservationPlugin::preFilter(framework::CycleState& state, const Po
     st->default_policy = it->second.empty();
   }
   st->may_own = st->prefs.affinity.has_value() || handle_.cluster().mayOwnReservation(*pod.pod);
+  // With no reservation holding capacity anywhere, filter passes every node for a pod that does
+  // not require one, and score gives 0: neither needs to run per node. reserve() still runs.
+  const bool nothing_to_check =
+      !st->prefs.required() && !handle_.cluster().anyReservationHoldsCapacity();
   state.write(stateKey(), std::move(st));
-  return PluginStatus::success();
+  return nothing_to_check ? PluginStatus::skip() : PluginStatus::success();
 }
 
 PluginStatus ReservationPlugin::filter(const framework::CycleState& state, const PodInfo& pod,

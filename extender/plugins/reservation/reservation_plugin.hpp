@@ -76,7 +76,8 @@ class ReservationPlugin final : public framework::PreFilterPlugin,
 
   [[nodiscard]] std::string_view name() const override { return kName; }
   // Reads the pod's reservation labels and annotations; a malformed annotation fails every node
-  // (kUnschedulableAndUnresolvable naming it).
+  // (kUnschedulableAndUnresolvable naming it). kSkip (state still written, for reserve) while no
+  // reservation holds capacity anywhere and the pod does not require one.
   [[nodiscard]] framework::PluginStatus preFilter(framework::CycleState& state,
                                                   const framework::PodInfo& pod) const override;
   [[nodiscard]] framework::PluginStatus filter(const framework::CycleState& state,

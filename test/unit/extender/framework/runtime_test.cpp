@@ -86,6 +86,25 @@ TEST_F(RuntimeTest, PreFilterSkipSkipsFilterAndScore) {
   EXPECT_EQ(runtime->score(*makePodInfo("p"), nodes({"n1", "n2"})), (std::vector<int64_t>{80, 80}));
 }
 
+TEST_F(RuntimeTest, EveryFilterSkippedPassesEveryNodeInOrder) {
+  std::atomic<int> filter_calls{0};
+  for (const char* name : {"A", "B"}) {
+    add(name, [&](ScriptedPlugin& p) {
+      p.on_pre_filter = [](const PodInfo&) { return PluginStatus::skip(); };
+      p.on_filter = [&](const PodInfo&, const NodeInfo&) {
+        ++filter_calls;
+        return PluginStatus::unschedulable("never");
+      };
+    });
+  }
+  auto result = make({{"A", {}, 1}, {"B", {}, 1}}, 2, 1)
+                    ->filter(*makePodInfo("p"), nodes({"n3", "n1", "n2"}));
+  EXPECT_EQ(result.feasible, (std::vector<std::string>{"n3", "n1", "n2"}));
+  EXPECT_TRUE(result.failed.empty());
+  EXPECT_TRUE(result.error.isSuccess());
+  EXPECT_EQ(filter_calls.load(), 0);
+}
+
 TEST_F(RuntimeTest, PreFilterRejectionFailsEveryNode) {
   std::atomic<int> filter_calls{0};
   add("A", [](ScriptedPlugin& p) {

@@ -51,7 +51,8 @@ class ReservationPluginTest : public ::testing::Test {
   std::string bind(const std::shared_ptr<api::core::Pod>& pod, CycleState& cycle,
                    framework::PluginStatus* status = nullptr) {
     auto info = podInfo(pod);
-    EXPECT_TRUE(plugin_.preFilter(cycle, *info).isSuccess());
+    const auto pre = plugin_.preFilter(cycle, *info);
+    EXPECT_TRUE(pre.isSuccess() || pre.isSkip()) << pre.message();
     auto reserved = plugin_.reserve(cycle, *info, *state_.nodeInfo("n1"));
     if (status != nullptr)
       *status = reserved;
@@ -75,6 +76,22 @@ TEST_F(ReservationPluginTest, NonOwnerIsRefusedWhatTheReservationHolds) {
       << "the unreserved half stays usable";
   EXPECT_TRUE(filter(makePod("big", {{"cpu", "5"}}, {{"app", "batch"}}), "n2").isSuccess())
       << "a node without reservations is not this plugin's business";
+}
+
+TEST_F(ReservationPluginTest, SkipsPerNodeWorkOnlyWhileNoReservationHoldsCapacity) {
+  auto batch = makePod("batch", {{"cpu", "5"}}, {{"app", "batch"}});
+  EXPECT_EQ(filter(batch).code(), Code::kUnschedulable) << "r1 holds 4 of n1's 8 CPUs";
+  state_.removeReservation("r1");
+  EXPECT_EQ(filter(batch).code(), Code::kSkip) << "no reservation anywhere: nothing to check";
+  auto required = makePod("p", {{"cpu", "1"}}, {{"app", "web"}});
+  required->metadata.annotations[std::string(api::kAnnotationReservationAffinity)] =
+      R"({"name":"r1"})";
+  EXPECT_EQ(filter(required).code(), Code::kUnschedulableAndUnresolvable)
+      << "a pod that requires a reservation is still refused everywhere";
+  CycleState cycle;
+  EXPECT_EQ(bind(batch, cycle), "") << "reserve and preBind still run after a skip";
+  place({.name = "r1", .requests = {{"cpu", "4"}, {"memory", "8Gi"}}, .node = "n1"});
+  EXPECT_EQ(filter(batch).code(), Code::kUnschedulable) << "a new reservation is checked again";
 }
 
 TEST_F(ReservationPluginTest, OwnerMayUseTheReservationAndTheFreeCapacity) {

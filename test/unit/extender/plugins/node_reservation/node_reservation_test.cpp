@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "../plugin_test_util.hpp"
+#include "extender/framework/cluster_state.hpp"
 
 namespace koord::extender::plugins::node_reservation {
 namespace {
@@ -166,12 +167,36 @@ TEST(NodeReservationTest, ReservedResourcesReadsTheAnnotation) {
 }
 
 TEST(NodeReservationTest, PreFilterSkipsPodsThatRequestNothing) {
-  NodeReservationPlugin plugin(Args{});
+  testing::TestHandle handle;
+  NodeReservationPlugin plugin(Args{}, handle);
   framework::CycleState state;
   auto empty = testing::podInfo(testing::makePod("p", {}));
   auto cpu = testing::podInfo(testing::makePod("p", {{"cpu", "1"}}));
   EXPECT_EQ(plugin.preFilter(state, *empty).code(), framework::Code::kSkip);
   EXPECT_EQ(plugin.preFilter(state, *cpu).code(), framework::Code::kSuccess);
+}
+
+TEST(NodeReservationTest, PreFilterSkipsEveryPodOnlyWhileNoNodeCarriesTheAnnotation) {
+  FakeClock clock;
+  framework::ClusterState cluster(clock);
+  framework::BasicHandle handle(cluster, clock);
+  NodeReservationPlugin plugin(Args{}, handle);
+  framework::CycleState state;
+  auto pod = testing::podInfo(testing::makePod("p", {{"cpu", "1"}}));
+  const Quantities capacity = {{"cpu", "8"}};
+  const std::map<std::string, std::string> reserved = {{kAnno, R"({"resources":{"cpu":"2"}})"}};
+
+  cluster.upsertNode(testing::makeNode("plain", capacity));
+  EXPECT_EQ(plugin.preFilter(state, *pod).code(), framework::Code::kSkip);
+  cluster.upsertNode(testing::makeNode("reserved", capacity, reserved));
+  EXPECT_EQ(plugin.preFilter(state, *pod).code(), framework::Code::kSuccess);
+  cluster.upsertNode(testing::makeNode("reserved", capacity));  // the annotation was removed
+  EXPECT_EQ(plugin.preFilter(state, *pod).code(), framework::Code::kSkip);
+  cluster.upsertNode(testing::makeNode("reserved", capacity, reserved));
+  cluster.upsertNode(testing::makeNode("reserved", capacity, reserved));  // an update keeps it
+  EXPECT_EQ(plugin.preFilter(state, *pod).code(), framework::Code::kSuccess);
+  cluster.removeNode("reserved");
+  EXPECT_EQ(plugin.preFilter(state, *pod).code(), framework::Code::kSkip);
 }
 
 TEST(NodeReservationTest, ArgsAreStrict) {
