@@ -97,7 +97,10 @@ ext::ExtenderFilterResult FrameworkService::filter(const ext::ExtenderArgs& args
       out.failedNodes[(*names)[i]] = std::string(kNodeNotFound);
     }
   }
-  Runtime::FilterResult result = runtime_.filter(**pod, known);
+  // With every name known, `known` lines up with the request's names: the runtime takes the
+  // reply's names from them instead of from each NodeInfo.
+  Runtime::FilterResult result =
+      runtime_.filter(**pod, known, known.size() == names->size() ? names : nullptr);
   if (result.error.code() == Code::kError) {
     out.error = "failed to filter pod '" + (*pod)->key + "': " + describe(result.error);
     out.failedNodes.clear();

@@ -239,9 +239,13 @@ std::vector<std::string> Runtime::pluginNames() const {
   return impl_->names;
 }
 
-Runtime::FilterResult Runtime::filter(
-    const PodInfo& pod, const std::vector<std::shared_ptr<const NodeInfo>>& nodes) const {
+Runtime::FilterResult Runtime::filter(const PodInfo& pod,
+                                      const std::vector<std::shared_ptr<const NodeInfo>>& nodes,
+                                      const std::vector<std::string>* names) const {
   const auto verb_start = Impl::SteadyClock::now();
+  const auto name_of = [&](size_t i) -> const std::string& {
+    return names != nullptr ? (*names)[i] : nodes[i]->name();
+  };
   FilterResult result;
   CycleState state;
   std::vector<char> skipped;
@@ -249,16 +253,20 @@ Runtime::FilterResult Runtime::filter(
   if (pre.code() == Code::kError) {
     result.error = std::move(pre);
   } else if (pre.isRejected()) {
-    for (const auto& node : nodes) {
-      result.failed.emplace(node->name(), pre);
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      result.failed.emplace(name_of(i), pre);
     }
   } else if (std::all_of(impl_->filter.begin(), impl_->filter.end(),
                          [&](const auto& entry) { return skipped[entry.index] != 0; })) {
     // No filter plugin has anything to check for this pod: every node passes, and no per-node
     // status, call or timing is needed.
-    result.feasible.reserve(nodes.size());
-    for (const auto& node : nodes) {
-      result.feasible.push_back(node->name());
+    if (names != nullptr) {
+      result.feasible = *names;
+    } else {
+      result.feasible.reserve(nodes.size());
+      for (const auto& node : nodes) {
+        result.feasible.push_back(node->name());
+      }
     }
   } else {
     const auto& filters = impl_->filter;
@@ -303,9 +311,9 @@ Runtime::FilterResult Runtime::filter(
       for (size_t i = 0; i < nodes.size(); ++i) {
         PluginStatus& status = statuses[i];
         if (status.isSuccess()) {
-          result.feasible.push_back(nodes[i]->name());
+          result.feasible.push_back(name_of(i));
         } else if (status.isRejected()) {
-          result.failed.emplace(nodes[i]->name(), std::move(status));
+          result.failed.emplace(name_of(i), std::move(status));
         } else if (result.error.isSuccess()) {
           if (status.code() != Code::kError) {
             status =

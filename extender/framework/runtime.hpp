@@ -74,9 +74,12 @@ class Runtime {
   };
   // preFilter once, then every filter plugin per node (in config order, stopping at the first
   // rejection), nodes in parallel. A preFilter rejection fails every node with it; a kError from
-  // any plugin sets `error`. `nodes` must not hold nullptr.
-  [[nodiscard]] FilterResult filter(
-      const PodInfo& pod, const std::vector<std::shared_ptr<const NodeInfo>>& nodes) const;
+  // any plugin sets `error`. `nodes` must not hold nullptr. `names`, when given, must hold
+  // nodes[i]->name() at i (the names the caller looked the nodes up by): the result's names are
+  // copied from it, so that no NodeInfo is read for its name (each is a cache miss on a busy core).
+  [[nodiscard]] FilterResult filter(const PodInfo& pod,
+                                    const std::vector<std::shared_ptr<const NodeInfo>>& nodes,
+                                    const std::vector<std::string>* names = nullptr) const;
 
   // preFilter once, then per node sum(weight * normalized score) / sum(weights) over the score
   // plugins not skipped by preFilter, in [0, 100], one per input node (same order). A plugin that
