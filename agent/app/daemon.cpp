@@ -53,7 +53,10 @@ struct Host {
   system::CpuTopology cpus;
   std::vector<system::NumaMemory> memory;
   system::CgroupLayout layout;
-  std::unique_ptr<devices::Nvml> nvml;  // null: no NVML on this node
+  // Whether libnvidia-ml loaded at start. It is loaded again for each Device report and unloaded
+  // right after: loaded and initialised, NVML keeps about 20 MiB resident (measured on an H200
+  // host), more than the rest of the agent.
+  bool has_nvml = false;
 };
 
 Result<Host> discover(const DaemonOptions& options, const log::Logger& logger) {
@@ -70,7 +73,7 @@ Result<Host> discover(const DaemonOptions& options, const log::Logger& logger) {
   KOORD_ASSIGN_OR_RETURN(host.layout, system::discoverCgroupLayout(options.paths, layout_options));
   Result<std::unique_ptr<devices::Nvml>> nvml = devices::DlopenNvml::create(options.nvml_library);
   if (nvml.ok()) {
-    host.nvml = std::move(*nvml);
+    host.has_nvml = true;
   } else {
     logger.info("no NVML library: no GPUs reported", {{"reason", nvml.status().message()}});
   }
@@ -317,6 +320,13 @@ class Daemon {
     return in;
   }
 
+  // Loads NVML, discovers the GPUs and unloads it again (nvmlShutdown, dlclose).
+  [[nodiscard]] Result<std::vector<devices::GpuDevice>> discoverGpusOnce() const {
+    KOORD_ASSIGN_OR_RETURN(std::unique_ptr<devices::Nvml> nvml,
+                           devices::DlopenNvml::create(options_.nvml_library));
+    return devices::discoverGpus(nvml.get(), options_.paths);
+  }
+
   void reportTopology(Clock::TimePoint now) {
     auto node = states_.node();
     if (node == nullptr) {
@@ -329,8 +339,8 @@ class Daemon {
     auto topology = reporters::syncNodeResourceTopology(client_, nrt);
     count("NodeResourceTopology", topology);
     Result<reporters::SyncOutcome> device = reporters::SyncOutcome::Unchanged;
-    if (host_.nvml != nullptr) {
-      auto gpus = devices::discoverGpus(host_.nvml.get(), options_.paths);
+    if (host_.has_nvml) {
+      auto gpus = discoverGpusOnce();
       if (gpus.ok()) {
         device = reporters::syncDevice(client_, reporters::buildDevice(*node, *gpus, host_.cpus));
         count("Device", device);

@@ -191,6 +191,10 @@ def main():
         return 2
     c = Checker()
     gpus = check_discovery(c, args.probe, smi)
+    if not gpus:
+        print("the agent's discovery found no GPU (is libnvidia-ml.so.1 loadable?): %s checks failed"
+              % len(c.failures))
+        return 1
     device = check_device(c, args.probe, gpus)
     util = check_utilization(c, args.probe, args.load_seconds) if args.load_seconds else None
     if args.report:

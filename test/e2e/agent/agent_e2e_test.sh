@@ -178,6 +178,15 @@ curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && pass "A: /healthz" || fa
 rss_kib="$(awk '/^VmRSS/{print $2}' "/proc/$agent_pid/status")"
 [ "${rss_kib:-999999}" -le 32768 ] && pass "A: koord-agent resident memory ${rss_kib} KiB (target 32 MiB)" \
   || fail "A: koord-agent resident memory ${rss_kib} KiB, over 32 MiB"
+# NVML is loaded for each Device report and unloaded right after (loaded, the real one holds about
+# 20 MiB): between reports the library is not mapped.
+unmapped=0
+for _ in 1 2 3 4 5; do
+  grep -q "$(basename "$nvml_lib")" "/proc/$agent_pid/maps" || unmapped=$((unmapped + 1))
+  sleep 0.3
+done
+[ "$unmapped" -ge 4 ] && pass "A: NVML unloaded between reports ($unmapped of 5 samples)" \
+  || fail "A: NVML stays loaded ($((5 - unmapped)) of 5 samples mapped it)"
 curl -sf "http://127.0.0.1:$port/metrics" | grep -q 'koord_agent_reports_total{object="NodeResourceTopology"' \
   && pass "A: /metrics counts reports" || fail "A: /metrics has no koord_agent_reports_total"
 
