@@ -26,16 +26,14 @@ apiserver_bin="${3:?usage: agent_gpu_e2e.sh KOORD_AGENT ETCD KUBE_APISERVER [REP
 report="${4:-}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# shellcheck source=test/e2e/lib/checks.sh
+source "$root/test/e2e/lib/checks.sh"
 command -v nvidia-smi >/dev/null || { echo "no nvidia-smi: not a GPU host"; exit 2; }
 
 work="$(mktemp -d)"
 node="$(hostname | tr '[:upper:]' '[:lower:]')"
 cg_root="koord-gpu-e2e-$$"
-failures=0
 pids=()
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-pass() { echo "ok: $*"; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 cleanup() {
   # Newest first (koord-agent, kube-apiserver, etcd); SIGKILL whatever is left after 10 s, since
   # kube-apiserver can take long to stop once etcd is gone.
@@ -53,15 +51,6 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-wait_for() {  # seconds description command...
-  local seconds=$1 what=$2; shift 2
-  for _ in $(seq 1 $((seconds * 5))); do
-    if "$@" >/dev/null 2>&1; then return 0; fi
-    sleep 0.2
-  done
-  echo "timed out after ${seconds}s waiting for $what"
-  return 1
-}
 
 # The control plane.
 token="$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"

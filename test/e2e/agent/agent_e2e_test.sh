@@ -23,18 +23,16 @@ agent_bin="${1:?usage: agent_e2e_test.sh KOORD_AGENT_BINARY STAND_IN_NVML_LIBRAR
 nvml_lib="${2:?usage: agent_e2e_test.sh KOORD_AGENT_BINARY STAND_IN_NVML_LIBRARY}"
 # shellcheck disable=SC1091
 source "$KOORD_TEST_CLUSTER_DIR/cluster.env"
+# shellcheck source=test/e2e/lib/checks.sh
+source "$KOORD_SOURCE_DIR/test/e2e/lib/checks.sh"
 export PATH="$BIN_PATH:$PATH" KUBECONFIG
 work="$(mktemp -d)"
 ns=koord-agent-e2e
 node="$(hostname | tr '[:upper:]' '[:lower:]')"
 cg_prefix="koord-agent-e2e-$$"
 cgroot=/sys/fs/cgroup
-failures=0
 agent_pid=""
 busy_pids=()
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-pass() { echo "ok: $*"; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 port="$(free_port)"
 
 cgroups_writable() {
@@ -70,15 +68,6 @@ start_agent() {  # kubeconfig
     --listen-address "127.0.0.1:$port" --reconcile-interval 1s --report-interval 5s \
     --log-level debug >>"$work/agent.log" 2>&1 &
   agent_pid=$!
-}
-wait_for() {  # seconds description command...
-  local seconds=$1 what=$2; shift 2
-  for _ in $(seq 1 $((seconds * 5))); do
-    if "$@" >/dev/null 2>&1; then return 0; fi
-    sleep 0.2
-  done
-  echo "timed out after ${seconds}s waiting for $what"
-  return 1
 }
 jsonpath() { kubectl get "$1" "$2" -o "jsonpath=$3" 2>/dev/null; }
 cores() {  # a cpu quantity ("1500m", "2") in cores, as a decimal
