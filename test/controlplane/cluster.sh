@@ -20,6 +20,8 @@
 # is stopped again and the failing component's log tail is printed.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=test/controlplane/kubeconfig.sh
+source "$here/kubeconfig.sh"
 
 die() { echo "cluster.sh: $*" >&2; exit 1; }
 
@@ -153,22 +155,8 @@ cmd_start() {
   save APISERVER_PORT "$APISERVER_PORT"
   start_apiserver
 
-  cat > "$DIR/kubeconfig" <<KUBECONFIG
-apiVersion: v1
-kind: Config
-clusters:
-- name: koord-test
-  cluster:
-    server: https://127.0.0.1:$APISERVER_PORT
-    certificate-authority: $DIR/certs/apiserver.crt
-contexts:
-- name: koord-test
-  context: {cluster: koord-test, user: admin}
-current-context: koord-test
-users:
-- name: admin
-  user: {token: $TOKEN}
-KUBECONFIG
+  write_kubeconfig "$DIR/kubeconfig" "https://127.0.0.1:$APISERVER_PORT" "$DIR/certs/apiserver.crt" \
+    "$TOKEN"
   save KUBECONFIG "$DIR/kubeconfig"
 
   if [ $kcm -eq 1 ]; then

@@ -28,6 +28,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 # shellcheck source=test/e2e/lib/checks.sh
 source "$root/test/e2e/lib/checks.sh"
+# shellcheck source=test/controlplane/kubeconfig.sh
+source "$root/test/controlplane/kubeconfig.sh"
 command -v nvidia-smi >/dev/null || { echo "no nvidia-smi: not a GPU host"; exit 2; }
 
 work="$(mktemp -d)"
@@ -71,27 +73,17 @@ wait_for 30 etcd curl -sf "http://127.0.0.1:$etcd_port/health"
   --authorization-mode=RBAC --disable-admission-plugins=ServiceAccount \
   --endpoint-reconciler-type=none >"$work/kube-apiserver.log" 2>&1 &
 pids+=($!)
-api() {  # method path [json body]
-  curl -sk -X "$1" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
-    "https://127.0.0.1:$api_port$2" ${3:+--data-binary "$3"}
+api() {  # method path [json body]: prints the answer; on an HTTP error says which and fails
+  local answer
+  if ! answer="$(curl -sk --fail-with-body -X "$1" -H "Authorization: Bearer $token" \
+    -H 'Content-Type: application/json' "https://127.0.0.1:$api_port$2" ${3:+--data-binary "$3"})"; then
+    echo "agent_gpu_e2e.sh: $1 $2 failed: $answer" >&2
+    return 1
+  fi
+  printf '%s\n' "$answer"
 }
 wait_for 90 kube-apiserver sh -c "curl -skf -H 'Authorization: Bearer $token' https://127.0.0.1:$api_port/readyz"
-cat > "$work/kubeconfig" <<KUBECONFIG
-apiVersion: v1
-kind: Config
-clusters:
-- name: gpu-e2e
-  cluster:
-    server: https://127.0.0.1:$api_port
-    certificate-authority: $work/certs/apiserver.crt
-contexts:
-- name: gpu-e2e
-  context: {cluster: gpu-e2e, user: admin}
-current-context: gpu-e2e
-users:
-- name: admin
-  user: {token: $token}
-KUBECONFIG
+write_kubeconfig "$work/kubeconfig" "https://127.0.0.1:$api_port" "$work/certs/apiserver.crt" "$token"
 
 # The CRDs, as JSON (no kubectl here).
 for crd in "$root"/deploy/crds/*.yaml; do

@@ -3,11 +3,9 @@
 # holds extender-config.yaml and receives extender.log), KOORD_SOURCE_DIR, KOORD_TEST_CLUSTER_DIR,
 # cluster_sh; sets failures, extender_pid and port.
 # shellcheck shell=bash
-failures=0
+# shellcheck source=test/e2e/lib/checks.sh
+source "$KOORD_SOURCE_DIR/test/e2e/lib/checks.sh"
 extender_pid=""
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-pass() { echo "ok: $*"; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 port="$(free_port)"
 # koord's CRDs (koord-extender watches Reservations and is not ready before that list syncs).
 apply_crds() {
