@@ -215,7 +215,14 @@ Status serve(const config::KoordExtenderConfiguration& config, const log::Logger
   if (!rest.ok()) {
     return rest.status().withPrefix("failed to create the API client");
   }
-  k8s::RestApiClient client(std::shared_ptr<k8s::RestClient>(std::move(*rest)));
+  const std::shared_ptr<k8s::RestClient> shared_rest(std::move(*rest));
+  k8s::RestApiClient client(shared_rest);
+  // Binds share the connections and the rate limit, and end within bindTimeout: see
+  // KoordExtenderConfiguration::bind_timeout.
+  k8s::RequestOptions bind_requests;
+  bind_requests.call_timeout =
+      std::chrono::duration_cast<std::chrono::milliseconds>(config.bind_timeout);
+  k8s::RestApiClient bind_client(shared_rest, bind_requests);
 
   RealClock clock;
   framework::ClusterState state(clock);
@@ -252,7 +259,7 @@ Status serve(const config::KoordExtenderConfiguration& config, const log::Logger
   reservation::ReservationController controller(client, state, **placement, &events, {},
                                                 std::move(controller_options));
 
-  K8sBinder binder(client);
+  K8sBinder binder(bind_client);
   framework::FrameworkService service(**runtime, state, binder, synced);
   KOORD_ASSIGN_OR_RETURN(
       std::unique_ptr<server::ExtenderServer> http,

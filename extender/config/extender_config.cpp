@@ -166,7 +166,7 @@ Result<KoordExtenderConfiguration> decode(const koord::config::YamlDocument& doc
   const Field root = r.root();
   KoordExtenderConfiguration config = defaultConfiguration();
   if (r.checkObject(root, {"apiVersion", "kind", "clientConnection", "server", "parallelism",
-                           "leaderElection", "plugins"})) {
+                           "bindTimeout", "leaderElection", "plugins"})) {
     std::string api_version;
     std::string kind;
     r.read(root.child("apiVersion"), api_version);
@@ -184,6 +184,14 @@ Result<KoordExtenderConfiguration> decode(const koord::config::YamlDocument& doc
     if (config.parallelism < 0 || config.parallelism > 1024) {
       r.problem(root.child("parallelism"),
                 "must be between 0 (one per CPU the container may use) and 1024");
+    }
+    r.read(root.child("bindTimeout"), config.bind_timeout);
+    if (config.bind_timeout < std::chrono::milliseconds(100) ||
+        config.bind_timeout > std::chrono::minutes(10)) {
+      r.problem(root.child("bindTimeout"),
+                "must be between 100ms and 10m (keep it under kube-scheduler's httpTimeout for "
+                "this extender), got " +
+                    api::extension::formatDuration(config.bind_timeout));
     }
     readLeaderElection(r, root.child("leaderElection"), config.leader_election);
     readPlugins(r, root.child("plugins"), config.plugins);

@@ -7,6 +7,7 @@
 //   server: {address: "127.0.0.1:10262", urlPrefix: /scheduler, tlsCertFile: "", tlsKeyFile: "",
 //            maxRequestBytes: 33554432}
 //   parallelism: 0                      # filter/score workers; 0: one per CPU we may use
+//   bindTimeout: 4s                     # a bind answers within this (under httpTimeout, 5s)
 //   leaderElection: {leaderElect: true, leaseDuration: 15s, renewDeadline: 10s, retryPeriod: 2s,
 //                    resourceNamespace: koordinator-system, resourceName: koord-extender}
 //   plugins: [{name: NodeReservation, weight: 1, args: {...}}, ...]
@@ -76,6 +77,11 @@ struct KoordExtenderConfiguration {
   ClientConnectionConfiguration client_connection;
   ServerConfiguration server;
   int32_t parallelism = 0;  // 0: one per CPU the process may use (cpuset, cgroup CPU limit)
+  // A bind's API calls (rate limiter, free connection, retries included) end within this, so that
+  // koord-extender answers, and undoes its reservation, before kube-scheduler's httpTimeout (5s in
+  // the shipped configuration) gives up on the bind: a binding sent after that would place a pod
+  // kube-scheduler has already forgotten. 100ms..10m.
+  std::chrono::nanoseconds bind_timeout = std::chrono::seconds(4);
   LeaderElectionConfiguration leader_election;
   std::vector<PluginConfiguration> plugins;  // defaultPlugins() when the file has no `plugins`
 };

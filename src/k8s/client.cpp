@@ -90,7 +90,8 @@ Result<Json> RestApiClient::send(std::string_view method, const std::string& pat
                                      path + "': " + e.what());
     }
   }
-  KOORD_ASSIGN_OR_RETURN(HttpResult reply, rest_->request(method, path, text, content_type));
+  KOORD_ASSIGN_OR_RETURN(HttpResult reply,
+                         rest_->request(method, path, text, content_type, defaults_));
   if (reply.body.empty()) {
     return Json::object();
   }
@@ -182,7 +183,7 @@ Result<Json> RestApiClient::patch(const GroupVersionResource& gvr, const std::st
   }
   path += query;
   KOORD_ASSIGN_OR_RETURN(HttpResult reply,
-                         rest_->request("PATCH", path, body, patchContentType(type)));
+                         rest_->request("PATCH", path, body, patchContentType(type), defaults_));
   return parseBody(reply, "PATCH", path);
 }
 

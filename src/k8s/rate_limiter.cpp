@@ -35,6 +35,24 @@ std::chrono::nanoseconds RateLimiter::reserve() {
   return std::chrono::nanoseconds(static_cast<int64_t>(std::ceil(wait_s * 1e9)));
 }
 
+std::optional<std::chrono::nanoseconds> RateLimiter::reserveWithin(
+    std::chrono::nanoseconds max_wait) {
+  if (qps_ <= 0) {
+    return std::chrono::nanoseconds(0);
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  refillLocked(clock_());
+  const double after = tokens_ - 1.0;
+  const auto wait =
+      after >= 0 ? std::chrono::nanoseconds(0)
+                 : std::chrono::nanoseconds(static_cast<int64_t>(std::ceil(-after / qps_ * 1e9)));
+  if (wait > max_wait) {
+    return std::nullopt;
+  }
+  tokens_ = after;
+  return wait;
+}
+
 bool RateLimiter::tryAccept() {
   if (qps_ <= 0) {
     return true;

@@ -25,6 +25,8 @@ GroupVersionResource gvr(std::string_view group, std::string_view version,
 
 }  // namespace
 
+// Built before main: only bad_alloc could escape, and ending the program then is right.
+// NOLINTBEGIN(cert-err58-cpp)
 const GroupVersionResource kReservations = gvr(api::scheduling::kGroup, api::scheduling::kVersion,
                                                api::scheduling::kReservationPlural, false);
 const GroupVersionResource kPodMigrationJobs =
@@ -48,6 +50,7 @@ const GroupVersionResource kPodGroups =
 const GroupVersionResource kNodeResourceTopologies =
     gvr(api::topology::kGroup, api::topology::kVersion, api::topology::kNodeResourceTopologyPlural,
         false);
+// NOLINTEND(cert-err58-cpp)
 
 std::string GroupVersionResource::apiVersion() const {
   return group.empty() ? version : group + "/" + version;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstdio>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -268,6 +269,23 @@ class RestClient::Impl {
     }
   }
 
+  // Like throttle(), but gives up (false, no token taken) when the rate limit would hold the
+  // request longer than `max_wait`.
+  bool throttleWithin(std::chrono::nanoseconds max_wait) {
+    const auto wait = limiter_.reserveWithin(max_wait);
+    if (!wait) {
+      return false;
+    }
+    if (wait->count() > 0) {
+      options_.sleep(*wait);
+    }
+    return true;
+  }
+
+  [[nodiscard]] std::chrono::steady_clock::time_point now() const {
+    return options_.clock ? options_.clock() : std::chrono::steady_clock::now();
+  }
+
   void countConnects(CURL* c, std::atomic<uint64_t>& counter) {
     long n = 0;
     if (curl_easy_getinfo(c, CURLINFO_NUM_CONNECTS, &n) == CURLE_OK && n > 0) {
@@ -330,8 +348,32 @@ Result<HttpResult> RestClient::request(std::string_view method, std::string_view
   const bool idempotent = isIdempotent(method);
   const bool send_body = !body.empty() || method == "POST" || method == "PUT" || method == "PATCH";
   const auto timeout = options.timeout.count() > 0 ? options.timeout : config_.timeout;
+  // With a call_timeout, one deadline bounds the rate limiter's wait, the wait for a slot, each
+  // attempt and the waits between them; without one, each attempt has `timeout`.
+  const bool bounded = options.call_timeout.count() > 0;
+  const auto deadline = impl_->now() + options.call_timeout;
+  const auto left = [&]() -> std::chrono::milliseconds {
+    if (!bounded) {
+      return timeout;
+    }
+    const auto remaining =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - impl_->now());
+    return std::min(timeout, remaining);
+  };
+  const auto what = [&] {
+    return "failed to " + std::string(method) + " '" + std::string(path_with_query) + "'";
+  };
+  const auto limit = [&] { return std::to_string(options.call_timeout.count()) + " ms"; };
   while (true) {
-    impl_->throttle();
+    if (!bounded) {
+      impl_->throttle();
+    } else if (!impl_->throttleWithin(std::max(left(), std::chrono::milliseconds(0)))) {
+      char qps[32];
+      std::snprintf(qps, sizeof qps, "%g", config_.qps);
+      return Status::deadlineExceeded(what() + ": not sent: the client's rate limit (" + qps +
+                                      " requests/s) would hold it past its " + limit() + " limit");
+    }
+    const auto slot_wait = left();
     // Held for this attempt only, not while backing off before the next.
     class Slot {
      public:
@@ -343,11 +385,11 @@ Result<HttpResult> RestClient::request(std::string_view method, std::string_view
      private:
       Impl& impl_;
     };
-    if (!impl_->enter(timeout)) {
-      return Status::deadlineExceeded(
-          "failed to " + std::string(method) + " '" + std::string(path_with_query) +
-          "': no connection came free within " + std::to_string(timeout.count()) + " ms (" +
-          std::to_string(impl_->options_.max_connections) + " requests in flight)");
+    if (slot_wait.count() <= 0 || !impl_->enter(slot_wait)) {
+      return Status::deadlineExceeded(what() + ": not sent: no connection came free within " +
+                                      std::to_string(std::max<int64_t>(slot_wait.count(), 0)) +
+                                      " ms (" + std::to_string(impl_->options_.max_connections) +
+                                      " requests in flight)");
     }
     std::optional<Slot> slot;
     slot.emplace(*impl_);
@@ -376,7 +418,8 @@ Result<HttpResult> RestClient::request(std::string_view method, std::string_view
       curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
       curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.data());
     }
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS,
+                     static_cast<long>(std::max<int64_t>(left().count(), 1)));
     Transfer t;
     t.max_bytes = config_.max_response_bytes;
     t.curl = c;
@@ -429,6 +472,10 @@ Result<HttpResult> RestClient::request(std::string_view method, std::string_view
     const auto backoff_delay = backoff.next();
     if (delay.count() == 0) {
       delay = backoff_delay;
+    }
+    if (bounded && impl_->now() + delay >= deadline) {
+      return Status(failure.code(), failure.message() + " (not retried: the next attempt would " +
+                                        "start past the call's " + limit() + " limit)");
     }
     impl_->options_.logger.debug("retrying API request", {{"method", method},
                                                           {"path", path_with_query},

@@ -105,7 +105,11 @@ class Client {
 // The Client over a RestClient.
 class RestApiClient final : public Client {
  public:
-  explicit RestApiClient(std::shared_ptr<RestClient> rest) : rest_(std::move(rest)) {}
+  // `defaults` apply to every request this client sends (watches excepted); two RestApiClients
+  // may share one RestClient (its connections and rate limit) with different defaults, as
+  // koord-extender's binds do with a call_timeout.
+  explicit RestApiClient(std::shared_ptr<RestClient> rest, RequestOptions defaults = {})
+      : rest_(std::move(rest)), defaults_(std::move(defaults)) {}
 
   Result<Json> get(const GroupVersionResource& gvr, const std::string& ns,
                    const std::string& name) override;
@@ -138,6 +142,7 @@ class RestApiClient final : public Client {
                    std::string_view subresource);
 
   std::shared_ptr<RestClient> rest_;
+  RequestOptions defaults_;
 };
 
 // Every item of a list, following `continue` tokens page by page (options.limit is the page

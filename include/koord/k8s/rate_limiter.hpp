@@ -8,6 +8,7 @@
 #include <chrono>
 #include <functional>
 #include <mutex>
+#include <optional>
 
 namespace koord::k8s {
 
@@ -22,6 +23,9 @@ class RateLimiter {
   // Takes a token and returns how long the caller must wait before using it (0 when one was
   // available).
   std::chrono::nanoseconds reserve();
+  // Like reserve(), but only when the wait would be at most `max_wait`: otherwise takes nothing
+  // and returns nullopt (a caller with a deadline gives up rather than send after it).
+  std::optional<std::chrono::nanoseconds> reserveWithin(std::chrono::nanoseconds max_wait);
   // Takes a token only when one is available now.
   bool tryAccept();
 

@@ -18,6 +18,9 @@ struct GroupVersionResource {
   bool operator==(const GroupVersionResource&) const = default;
 };
 
+// The resource constants are built before main; std::string's constructor could only throw
+// bad_alloc there, and ending the program then is the only sensible outcome (cert-err58).
+// NOLINTBEGIN(cert-err58-cpp)
 inline const GroupVersionResource kPods{"", "v1", "pods", true};
 inline const GroupVersionResource kNodes{"", "v1", "nodes", false};
 inline const GroupVersionResource kEvents{"", "v1", "events", true};
@@ -28,6 +31,7 @@ inline const GroupVersionResource kPodDisruptionBudgets{"policy", "v1", "poddisr
                                                         true};
 inline const GroupVersionResource kCustomResourceDefinitions{"apiextensions.k8s.io", "v1",
                                                              "customresourcedefinitions", false};
+// NOLINTEND(cert-err58-cpp)
 // Koordinator CRDs (scopes as in deploy/crds/).
 extern const GroupVersionResource kReservations;
 extern const GroupVersionResource kPodMigrationJobs;

@@ -49,6 +49,12 @@ struct RequestOptions {
   std::string accept = "application/json";
   // false: one attempt, whatever the failure.
   bool retry = true;
+  // Limit on the whole call: the rate limiter's wait, the wait for a free connection, every
+  // attempt and the waits between retries; 0: none (each attempt still has `timeout`). A call that
+  // could not be sent in time fails with kDeadlineExceeded ("not sent: ..."), and no retry starts
+  // after it. One already sent when the limit passes is cut off (kDeadlineExceeded), yet the server
+  // may still carry it out. koord-extender's binds use it to answer before kube-scheduler gives up.
+  std::chrono::milliseconds call_timeout{0};
 };
 
 struct StreamOptions {

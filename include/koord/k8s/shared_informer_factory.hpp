@@ -27,7 +27,8 @@ struct InformerScope {
   std::string label_selector;
   std::string field_selector;
 
-  auto operator<=>(const InformerScope&) const = default;
+  // clang-tidy 14 reads the defaulted <=>'s comparison with literal 0 as a null pointer.
+  auto operator<=>(const InformerScope&) const = default;  // NOLINT(modernize-use-nullptr)
 };
 
 struct SharedInformerFactoryOptions {

@@ -58,6 +58,9 @@ cm = kinds["ConfigMap"][0]["data"]
 check(yaml.safe_load(cm["scheduler-config.yaml"]) == yaml.safe_load(open(f"{src}/deploy/scheduler-config/scheduler-config.yaml")), "scheduler config verbatim")
 ext = yaml.safe_load(cm["koord-extender-config.yaml"])
 check(ext["kind"] == "KoordExtenderConfiguration" and ext["server"]["address"] == "127.0.0.1:10262", "extender config")
+# Binds must answer before kube-scheduler's httpTimeout gives up on them.
+check(ext.get("bindTimeout") == "4s" and yaml.safe_load(cm["scheduler-config.yaml"])["extenders"][0]["httpTimeout"] == "5s",
+      "bindTimeout 4s under the extender's httpTimeout 5s")
 dep = kinds["Deployment"][0]["spec"]["template"]["spec"]
 check([c["name"] for c in dep["containers"]] == ["kube-scheduler", "koord-extender"], "two containers")
 check(dep["serviceAccountName"] == "koord-scheduler", "service account")

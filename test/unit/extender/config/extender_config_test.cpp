@@ -33,6 +33,7 @@ TEST(ExtenderConfigTest, HeaderOnlyGivesEveryDefault) {
   EXPECT_EQ(config->server.max_request_bytes, 33554432);
   EXPECT_TRUE(config->server.tls_cert_file.empty());
   EXPECT_EQ(config->parallelism, 0);
+  EXPECT_EQ(config->bind_timeout, std::chrono::seconds(4));
   EXPECT_TRUE(config->leader_election.leader_elect);
   EXPECT_EQ(config->leader_election.lease_duration, std::chrono::seconds(15));
   EXPECT_EQ(config->leader_election.renew_deadline, std::chrono::seconds(10));
@@ -59,6 +60,7 @@ TEST(ExtenderConfigTest, ReadsEveryField) {
                            "  tlsKeyFile: /tls/tls.key\n"
                            "  maxRequestBytes: 1048576\n"
                            "parallelism: 4\n"
+                           "bindTimeout: 2500ms\n"
                            "leaderElection:\n"
                            "  leaderElect: false\n"
                            "  leaseDuration: 1m\n"
@@ -83,6 +85,7 @@ TEST(ExtenderConfigTest, ReadsEveryField) {
   EXPECT_EQ(config->server.tls_key_file, "/tls/tls.key");
   EXPECT_EQ(config->server.max_request_bytes, 1048576);
   EXPECT_EQ(config->parallelism, 4);
+  EXPECT_EQ(config->bind_timeout, std::chrono::milliseconds(2500));
   EXPECT_FALSE(config->leader_election.leader_elect);
   EXPECT_EQ(config->leader_election.lease_duration, std::chrono::minutes(1));
   EXPECT_EQ(config->leader_election.renew_deadline, std::chrono::seconds(30));
@@ -181,6 +184,13 @@ INSTANTIATE_TEST_SUITE_P(
                  "line 4: server.maxRequestBytes: must be at least 1024",
                  "line 5: parallelism: must be between 0 (one per CPU the container may use) and "
                  "1024"}},
+        BadCase{"BindTimeoutOutOfRange",
+                std::string(kHeader) + "bindTimeout: 50ms\n",
+                {"line 3: bindTimeout: must be between 100ms and 10m (keep it under "
+                 "kube-scheduler's httpTimeout for this extender), got 50ms"}},
+        BadCase{"BindTimeoutNotADuration",
+                std::string(kHeader) + "bindTimeout: 5\n",
+                {"line 3: bindTimeout: expected a duration such as \"15s\", got "}},
         BadCase{"BadAddresses",
                 std::string(kHeader) + "server: {address: \"localhost\"}\n",
                 {"line 3: server.address: \"localhost\" is not host:port: missing ':<port>'"}},

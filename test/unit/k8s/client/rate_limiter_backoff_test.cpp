@@ -50,6 +50,21 @@ TEST(RateLimiterTest, RefillsUpToBurstOnly) {
   EXPECT_TRUE(limiter.tryAccept());
 }
 
+TEST(RateLimiterTest, ReserveWithinTakesNoTokenItCannotUseInTime) {
+  FakeClock clock;
+  RateLimiter limiter(10, 1, clock.fn());
+  EXPECT_EQ(limiter.reserveWithin(milliseconds(0)), nanoseconds(0));
+  // The next token is due in 100 ms: too late for 50 ms, and refusing takes nothing.
+  EXPECT_EQ(limiter.reserveWithin(milliseconds(50)), std::nullopt);
+  EXPECT_EQ(limiter.reserveWithin(milliseconds(50)), std::nullopt);
+  EXPECT_EQ(limiter.reserveWithin(milliseconds(100)), milliseconds(100));
+  // That one was taken: the one after it is due 100 ms later still.
+  EXPECT_EQ(limiter.reserve(), milliseconds(200));
+  clock.advance(milliseconds(200));
+  EXPECT_EQ(limiter.reserveWithin(milliseconds(99)), std::nullopt);
+  EXPECT_EQ(limiter.reserveWithin(milliseconds(100)), milliseconds(100));
+}
+
 TEST(RateLimiterTest, DisabledWhenQpsNotPositive) {
   RateLimiter limiter(0, 1);
   for (int i = 0; i < 100; ++i) {

@@ -331,6 +331,146 @@ TEST_F(RestClientTest, ARequestWaitingForAConnectionPastItsTimeoutFails) {
   EXPECT_TRUE(c->request("GET", "/held").ok());
 }
 
+// A client whose clock only moves when it "sleeps" (backoff, rate limiter): call_timeout's
+// deadline is then exact.
+struct SteppedClock {
+  std::mutex mu;
+  std::chrono::steady_clock::time_point now{};
+  std::vector<milliseconds> sleeps;
+
+  void apply(RestClientOptions& opts) {
+    opts.clock = [this] {
+      std::lock_guard<std::mutex> lock(mu);
+      return now;
+    };
+    opts.sleep = [this](std::chrono::nanoseconds d) {
+      std::lock_guard<std::mutex> lock(mu);
+      now += d;
+      sleeps.push_back(std::chrono::duration_cast<milliseconds>(d));
+    };
+  }
+};
+
+TEST_F(RestClientTest, ACallTimeoutStartsNoRetryPastIt) {
+  script("PUT", "/x",
+         {reply(503, R"({"kind":"Status","reason":"ServiceUnavailable","message":"down"})")});
+  start();
+  SteppedClock clock;
+  RestClientOptions opts;
+  opts.backoff.initial = milliseconds(1000);
+  opts.backoff.jitter = 0;
+  opts.backoff.max_retries = 5;
+  clock.apply(opts);
+  auto c = plainClient(opts);
+  ASSERT_NE(c, nullptr);
+  RequestOptions bounded;
+  bounded.call_timeout = milliseconds(2500);
+  // Attempt at 0 ms, retry after 1000 ms; the next retry would start at 3000 ms, past 2500 ms.
+  auto r = c->request("PUT", "/x", "{}", "application/json", bounded);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kUnavailable) << r.status();
+  EXPECT_NE(r.status().message().find("not retried"), std::string::npos) << r.status();
+  EXPECT_EQ(calls_.load(), 2u);
+  EXPECT_EQ(clock.sleeps, std::vector<milliseconds>{milliseconds(1000)});
+  // Without one, the same client retries max_retries times.
+  calls_ = 0;
+  EXPECT_FALSE(c->request("PUT", "/x", "{}").ok());
+  EXPECT_EQ(calls_.load(), 6u);
+}
+
+TEST_F(RestClientTest, ACallTimeoutDoesNotWaitForTheRateLimiterPastIt) {
+  script("POST", "/bind", {reply(201, "{}")});
+  start();
+  SteppedClock clock;
+  RestClientOptions opts;
+  clock.apply(opts);
+  ClientConfig cfg;
+  cfg.server = "http://127.0.0.1:" + std::to_string(server_->port());
+  cfg.qps = 1;
+  cfg.burst = 1;
+  auto created = RestClient::create(cfg, opts);
+  ASSERT_TRUE(created.ok()) << created.status();
+  auto& c = *created;
+  RequestOptions bounded;
+  bounded.call_timeout = milliseconds(500);
+  ASSERT_TRUE(c->request("POST", "/bind", "{}", "application/json", bounded).ok());
+  // The next token is due in 1 s: the call fails at once, unsent, and takes no token.
+  auto refused = c->request("POST", "/bind", "{}", "application/json", bounded);
+  EXPECT_EQ(refused.status().code(), StatusCode::kDeadlineExceeded) << refused.status();
+  EXPECT_NE(refused.status().message().find("not sent: the client's rate limit (1 requests/s)"),
+            std::string::npos)
+      << refused.status();
+  EXPECT_EQ(calls_.load(), 1u);
+  EXPECT_TRUE(clock.sleeps.empty());
+  // A limit that leaves room waits for that same token.
+  bounded.call_timeout = milliseconds(1500);
+  ASSERT_TRUE(c->request("POST", "/bind", "{}", "application/json", bounded).ok());
+  EXPECT_EQ(calls_.load(), 2u);
+  EXPECT_EQ(clock.sleeps, std::vector<milliseconds>{milliseconds(1000)});
+}
+
+TEST_F(RestClientTest, ACallTimeoutBoundsTheWaitForAConnection) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool entered = false;
+  bool release = false;
+  serveOnly(2, "/held", [&](const http::HttpRequest&) {
+    std::unique_lock<std::mutex> lock(mu);
+    entered = true;
+    cv.notify_all();
+    cv.wait_for(lock, std::chrono::seconds(20), [&] { return release; });
+    return http::HttpResponse::json(200, "{}");
+  });
+  start();
+  RestClientOptions opts;
+  opts.max_connections = 1;
+  auto c = plainClient(opts);  // each attempt may wait and take the default 30 s
+  ASSERT_NE(c, nullptr);
+  std::thread holder([&] { EXPECT_TRUE(c->request("GET", "/held").ok()); });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(5), [&] { return entered; }));
+  }
+  RequestOptions bounded;
+  bounded.call_timeout = milliseconds(200);
+  const auto began = std::chrono::steady_clock::now();
+  const auto waited = c->request("GET", "/held", {}, "application/json", bounded);
+  EXPECT_LT(std::chrono::steady_clock::now() - began, std::chrono::seconds(10));
+  EXPECT_EQ(waited.status().code(), StatusCode::kDeadlineExceeded) << waited.status();
+  EXPECT_NE(waited.status().message().find("not sent: no connection came free"), std::string::npos)
+      << waited.status();
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    release = true;
+  }
+  cv.notify_all();
+  holder.join();
+}
+
+TEST_F(RestClientTest, ACallTimeoutCutsOffAReplyThatComesLater) {
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  ASSERT_TRUE(server_
+                  ->route("POST", "/slow",
+                          [released](const http::HttpRequest&) {
+                            released.wait_for(std::chrono::seconds(20));
+                            return http::HttpResponse::json(201, "{}");
+                          })
+                  .isOk());
+  start();
+  auto c = plainClient({});  // each attempt may take the default 30 s
+  ASSERT_NE(c, nullptr);
+  RequestOptions bounded;
+  bounded.call_timeout = milliseconds(300);
+  const auto began = std::chrono::steady_clock::now();
+  const auto r = c->request("POST", "/slow", "{}", "application/json", bounded);
+  const auto took = std::chrono::steady_clock::now() - began;
+  release.set_value();
+  EXPECT_EQ(r.status().code(), StatusCode::kDeadlineExceeded) << r.status();
+  EXPECT_GE(took, milliseconds(250));
+  EXPECT_LT(took, std::chrono::seconds(10));
+}
+
 TEST_F(RestClientTest, SendsBodyHeadersAndRereadsTokenFile) {
   std::mutex mu;
   std::vector<http::HttpRequest> seen;
