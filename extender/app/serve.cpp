@@ -217,12 +217,6 @@ Status serve(const config::KoordExtenderConfiguration& config, const log::Logger
   }
   const std::shared_ptr<k8s::RestClient> shared_rest(std::move(*rest));
   k8s::RestApiClient client(shared_rest);
-  // Binds share the connections and the rate limit, and end within bindTimeout: see
-  // KoordExtenderConfiguration::bind_timeout.
-  k8s::RequestOptions bind_requests;
-  bind_requests.call_timeout =
-      std::chrono::duration_cast<std::chrono::milliseconds>(config.bind_timeout);
-  k8s::RestApiClient bind_client(shared_rest, bind_requests);
 
   RealClock clock;
   framework::ClusterState state(clock);
@@ -235,6 +229,8 @@ Status serve(const config::KoordExtenderConfiguration& config, const log::Logger
   framework::BasicHandle handle(state, clock, logger);
   framework::RuntimeOptions runtime_options;
   runtime_options.parallelism = config.parallelism;
+  runtime_options.bind_timeout =
+      std::chrono::duration_cast<std::chrono::milliseconds>(config.bind_timeout);
   for (const config::PluginConfiguration& plugin : config.plugins) {
     runtime_options.plugins.push_back({plugin.name, plugin.args, plugin.weight});
   }
@@ -259,7 +255,9 @@ Status serve(const config::KoordExtenderConfiguration& config, const log::Logger
   reservation::ReservationController controller(client, state, **placement, &events, {},
                                                 std::move(controller_options));
 
-  K8sBinder binder(bind_client);
+  // Binds share the connections and the rate limit, and end within bindTimeout (the runtime's
+  // bind_timeout; see KoordExtenderConfiguration::bind_timeout).
+  K8sBinder binder(shared_rest);
   framework::FrameworkService service(**runtime, state, binder, synced);
   KOORD_ASSIGN_OR_RETURN(
       std::unique_ptr<server::ExtenderServer> http,

@@ -1,10 +1,14 @@
 // Binder: the side effects of a bind, kept out of the runtime so that the app writes to the API
 // server (k8s::Client) and the simulator records. Runtime::bind() calls patchPod() at most once
-// (only when some PreBind plugin wrote to the patch), then bindPod().
+// (only when some PreBind plugin wrote to the patch), then bindPod(), both with the same
+// `deadline`: the bind's start plus RuntimeOptions::bind_timeout. A binder that talks to the API
+// server sends nothing after it and gives up on a reply by then (kDeadlineExceeded), so that the
+// bind is answered while kube-scheduler still waits for it.
 //
 // Thread safety: implementations are thread-safe; binds of different pods run concurrently.
 #pragma once
 
+#include <chrono>
 #include <string>
 
 #include "extender/framework/plugin.hpp"
@@ -13,13 +17,17 @@
 
 namespace koord::extender::framework {
 
+using BindDeadline = std::chrono::steady_clock::time_point;
+
 class Binder {
  public:
   virtual ~Binder() = default;
   // One merge patch of the pod's metadata (annotations and labels in `patch`).
-  [[nodiscard]] virtual Status patchPod(const PodInfo& pod, const BindPatch& patch) = 0;
+  [[nodiscard]] virtual Status patchPod(const PodInfo& pod, const BindPatch& patch,
+                                        BindDeadline deadline) = 0;
   // POST pods/<name>/binding to `node`.
-  [[nodiscard]] virtual Status bindPod(const PodInfo& pod, const std::string& node) = 0;
+  [[nodiscard]] virtual Status bindPod(const PodInfo& pod, const std::string& node,
+                                       BindDeadline deadline) = 0;
 };
 
 }  // namespace koord::extender::framework

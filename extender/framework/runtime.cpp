@@ -227,6 +227,7 @@ Result<std::unique_ptr<Runtime>> Runtime::create(const Registry& registry, const
   impl->min_parallel_work =
       options.min_parallel_work > 0 ? options.min_parallel_work : kDefaultMinParallelWork;
   impl->max_permit_wait = options.max_permit_wait;
+  impl->bind_timeout = options.bind_timeout;
   impl->plugin_metrics_sample_percent = options.plugin_metrics_sample_percent;
   return std::unique_ptr<Runtime>(new Runtime(std::move(impl)));
 }

@@ -49,6 +49,9 @@ struct RuntimeOptions {
   int64_t min_parallel_work = 0;
   // The longest a bind waits for permits, whatever a plugin asks (Kubernetes' 15 minutes).
   std::chrono::milliseconds max_permit_wait = std::chrono::minutes(15);
+  // A bind's deadline for the binder, from the bind's start (see binder.hpp): koord-extender's
+  // bindTimeout, kept under kube-scheduler's httpTimeout.
+  std::chrono::milliseconds bind_timeout = std::chrono::seconds(4);
   // Of filter and prioritize calls, the percentage (0..100) whose filter and score plugins are
   // timed per node for koord_extender_plugin_duration_seconds: the first call, then evenly spread
   // (kube-scheduler samples its plugin metrics the same way, 10% of cycles). A clock read per
@@ -90,7 +93,8 @@ class Runtime {
 
   // The bind flow: preFilter + filter on `node` (re-check), reserve (all, in order), permit
   // (waiting up to the smallest timeout a kWait asked for), preBind (collecting one BindPatch),
-  // binder.patchPod (skipped when the patch is empty), binder.bindPod. A failure from reserve on
+  // binder.patchPod (skipped when the patch is empty), binder.bindPod, both given the deadline
+  // bind's start + bind_timeout. A failure from reserve on
   // unreserves every reserve plugin, in reverse order, once, and returns the failure (tagged with
   // its plugin; "binder" for the binder's errors, as kError). A re-check failure reserved
   // nothing and is returned as is.
@@ -115,7 +119,8 @@ class Runtime {
 
  private:
   explicit Runtime(std::unique_ptr<Impl> impl);
-  PluginStatus runBind(const PodInfo& pod, const NodeInfo& node, Binder& binder);
+  PluginStatus runBind(const PodInfo& pod, const NodeInfo& node, Binder& binder,
+                       BindDeadline deadline);
 
   std::unique_ptr<Impl> impl_;
   WaitingPods waiting_pods_;

@@ -19,12 +19,13 @@ bool sameVictim(const PodInfo& a, const PodInfo& b) {
 
 PluginStatus Runtime::bind(const PodInfo& pod, const NodeInfo& node, Binder& binder) {
   const auto verb_start = Impl::SteadyClock::now();
-  PluginStatus status = runBind(pod, node, binder);
+  PluginStatus status = runBind(pod, node, binder, verb_start + impl_->bind_timeout);
   impl_->verb_bind.observe(secondsSince(verb_start));
   return status;
 }
 
-PluginStatus Runtime::runBind(const PodInfo& pod, const NodeInfo& node, Binder& binder) {
+PluginStatus Runtime::runBind(const PodInfo& pod, const NodeInfo& node, Binder& binder,
+                              BindDeadline deadline) {
   const Impl& impl = *impl_;
   CycleState state;
   std::vector<char> skipped;
@@ -78,11 +79,11 @@ PluginStatus Runtime::runBind(const PodInfo& pod, const NodeInfo& node, Binder& 
                                       "': a bind of the same pod already waits"));
     }
     const Clock& clock = impl.handle->clock();
-    const auto deadline = clock.now() + wait;
+    const auto permit_deadline = clock.now() + wait;
     WaitingPods::Entry outcome = waiting_pods_.waitAndRemove(
         pod.key, [&](std::unique_lock<std::mutex>& lock, std::condition_variable& cv,
                      const std::function<bool()>& pred) {
-          return clock.waitUntil(lock, cv, deadline, pred);
+          return clock.waitUntil(lock, cv, permit_deadline, pred);
         });
     if (outcome.rejected) {
       return fail(PluginStatus::unschedulable(outcome.reject_reason)
@@ -107,12 +108,12 @@ PluginStatus Runtime::runBind(const PodInfo& pod, const NodeInfo& node, Binder& 
     }
   }
   if (!patch.empty()) {
-    if (Status s = binder.patchPod(pod, patch); !s.isOk()) {
+    if (Status s = binder.patchPod(pod, patch, deadline); !s.isOk()) {
       return fail(PluginStatus::error("failed to patch pod '" + pod.key + "': " + s.message())
                       .withPlugin(std::string(kBinderName)));
     }
   }
-  if (Status s = binder.bindPod(pod, node_name); !s.isOk()) {
+  if (Status s = binder.bindPod(pod, node_name, deadline); !s.isOk()) {
     return fail(PluginStatus::error("failed to bind pod '" + pod.key + "' to node '" + node_name +
                                     "': " + s.message())
                     .withPlugin(std::string(kBinderName)));

@@ -44,6 +44,7 @@ struct Runtime::Impl {
   std::unique_ptr<ThreadPool> pool;
   int64_t min_parallel_work = 0;
   std::chrono::milliseconds max_permit_wait{0};
+  std::chrono::milliseconds bind_timeout{0};
   int plugin_metrics_sample_percent = 100;
   mutable std::atomic<uint64_t> filter_calls{0};
   mutable std::atomic<uint64_t> score_calls{0};

@@ -26,12 +26,14 @@ namespace {
 // Records what bind would write; the loop applies it to the ClusterState.
 class RecordingBinder final : public framework::Binder {
  public:
-  Status patchPod(const framework::PodInfo& /*pod*/, const framework::BindPatch& patch) override {
+  Status patchPod(const framework::PodInfo& /*pod*/, const framework::BindPatch& patch,
+                  framework::BindDeadline /*deadline*/) override {
     std::lock_guard<std::mutex> lock(mu_);
     patch_ = patch;
     return Status::ok();
   }
-  Status bindPod(const framework::PodInfo& /*pod*/, const std::string& node) override {
+  Status bindPod(const framework::PodInfo& /*pod*/, const std::string& node,
+                 framework::BindDeadline /*deadline*/) override {
     std::lock_guard<std::mutex> lock(mu_);
     node_ = node;
     return Status::ok();

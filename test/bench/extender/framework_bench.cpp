@@ -82,8 +82,8 @@ class LeastAllocated final : public ScorePlugin {
 
 class NoBinder final : public Binder {
  public:
-  Status patchPod(const PodInfo&, const BindPatch&) override { return Status::ok(); }
-  Status bindPod(const PodInfo&, const std::string&) override { return Status::ok(); }
+  Status patchPod(const PodInfo&, const BindPatch&, BindDeadline) override { return Status::ok(); }
+  Status bindPod(const PodInfo&, const std::string&, BindDeadline) override { return Status::ok(); }
 };
 
 resource::Quantity q(const std::string& text) {

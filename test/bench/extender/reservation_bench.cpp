@@ -88,8 +88,8 @@ std::shared_ptr<api::scheduling::Reservation> reservation(int i) {
 
 class NoBinder final : public Binder {
  public:
-  Status patchPod(const PodInfo&, const BindPatch&) override { return Status::ok(); }
-  Status bindPod(const PodInfo&, const std::string&) override { return Status::ok(); }
+  Status patchPod(const PodInfo&, const BindPatch&, BindDeadline) override { return Status::ok(); }
+  Status bindPod(const PodInfo&, const std::string&, BindDeadline) override { return Status::ok(); }
 };
 
 struct World {

@@ -14,8 +14,8 @@ using testing::ScriptedPlugin;
 
 class NullBinder final : public Binder {
  public:
-  Status patchPod(const PodInfo&, const BindPatch&) override { return Status::ok(); }
-  Status bindPod(const PodInfo& pod, const std::string& node) override {
+  Status patchPod(const PodInfo&, const BindPatch&, BindDeadline) override { return Status::ok(); }
+  Status bindPod(const PodInfo& pod, const std::string& node, BindDeadline) override {
     bound.push_back(pod.key + "->" + node);
     return bind_error;
   }

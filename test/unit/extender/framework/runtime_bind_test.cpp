@@ -17,16 +17,18 @@ class RecordingBinder final : public Binder {
  public:
   // `log`: where patch and bind calls are appended; nullptr for none.
   explicit RecordingBinder(std::vector<std::string>* log) : log_(log) {}
-  Status patchPod(const PodInfo& pod, const BindPatch& patch) override {
+  Status patchPod(const PodInfo& pod, const BindPatch& patch, BindDeadline deadline) override {
     if (log_ != nullptr)
       log_->push_back("binder.patch");
+    deadlines.push_back(deadline);
     patched_pod = pod.key;
     last_patch = patch;
     return patch_error;
   }
-  Status bindPod(const PodInfo& pod, const std::string& node) override {
+  Status bindPod(const PodInfo& pod, const std::string& node, BindDeadline deadline) override {
     if (log_ != nullptr)
       log_->push_back("binder.bind");
+    deadlines.push_back(deadline);
     bound = pod.key + "->" + node;
     return bind_error;
   }
@@ -35,6 +37,7 @@ class RecordingBinder final : public Binder {
   std::string patched_pod;
   BindPatch last_patch;
   std::string bound;
+  std::vector<BindDeadline> deadlines;  // of every call, in order
 
  private:
   std::vector<std::string>* log_;
@@ -70,6 +73,29 @@ TEST_F(RuntimeBindTest, HappyPathRunsEveryPointThenPatchesThenBinds) {
                                             "binder.patch", "binder.bind"}));
   EXPECT_EQ(binder_.last_patch.annotations.at("scheduling.koordinator.sh/resource-status"), "{}");
   EXPECT_EQ(binder_.bound, "default/p->n1");
+}
+
+TEST_F(RuntimeBindTest, PatchAndBindShareOneDeadlineFromTheBindsStart) {
+  add("B", [](ScriptedPlugin& p) {
+    p.on_pre_bind = [](BindPatch& patch) {
+      patch.annotations["scheduling.koordinator.sh/resource-status"] = "{}";
+      return PluginStatus::success();
+    };
+  });
+  RuntimeOptions options;
+  options.plugins = {{"B", {}, 1}};
+  options.parallelism = 1;
+  options.bind_timeout = std::chrono::milliseconds(1500);
+  auto runtime = Runtime::create(registry_, handle_, std::move(options), &metrics_);
+  ASSERT_TRUE(runtime.ok()) << runtime.status();
+  const auto before = std::chrono::steady_clock::now();
+  ASSERT_TRUE((*runtime)->bind(*makePodInfo("p"), *node_, binder_).isSuccess());
+  const auto after = std::chrono::steady_clock::now();
+  // One budget for the whole bind: the binding gets what the patch left, not a fresh 1.5 s.
+  ASSERT_EQ(binder_.deadlines.size(), 2u);
+  EXPECT_EQ(binder_.deadlines[0], binder_.deadlines[1]);
+  EXPECT_GE(binder_.deadlines[0], before + std::chrono::milliseconds(1500));
+  EXPECT_LE(binder_.deadlines[0], after + std::chrono::milliseconds(1500));
 }
 
 TEST_F(RuntimeBindTest, EmptyPatchIsNotSent) {
