@@ -349,9 +349,16 @@ Result<HttpResult> RestClient::request(std::string_view method, std::string_view
   const bool send_body = !body.empty() || method == "POST" || method == "PUT" || method == "PATCH";
   const auto timeout = options.timeout.count() > 0 ? options.timeout : config_.timeout;
   // With a call_timeout, one deadline bounds the rate limiter's wait, the wait for a slot, each
-  // attempt and the waits between them; without one, each attempt has `timeout`.
+  // attempt and the waits between them; without one, each attempt has `timeout`. An attempt is
+  // sent only while `send_room` is left before the deadline, so that a request is not sent only to
+  // be cut off at once, its outcome unknown.
   const bool bounded = options.call_timeout.count() > 0;
   const auto deadline = impl_->now() + options.call_timeout;
+  const std::chrono::milliseconds send_room =
+      !bounded ? std::chrono::milliseconds(0)
+      : options.min_attempt_time.count() > 0
+          ? std::min(options.min_attempt_time, options.call_timeout)
+          : options.call_timeout / 4;
   const auto left = [&]() -> std::chrono::milliseconds {
     if (!bounded) {
       return timeout;
@@ -364,16 +371,19 @@ Result<HttpResult> RestClient::request(std::string_view method, std::string_view
     return "failed to " + std::string(method) + " '" + std::string(path_with_query) + "'";
   };
   const auto limit = [&] { return std::to_string(options.call_timeout.count()) + " ms"; };
+  // How long the call may still wait before it sends an attempt.
+  const auto wait_left = [&] { return std::max(left() - send_room, std::chrono::milliseconds(0)); };
   while (true) {
     if (!bounded) {
       impl_->throttle();
-    } else if (!impl_->throttleWithin(std::max(left(), std::chrono::milliseconds(0)))) {
+    } else if (!impl_->throttleWithin(wait_left())) {
       char qps[32];
       std::snprintf(qps, sizeof qps, "%g", config_.qps);
       return Status::deadlineExceeded(what() + ": not sent: the client's rate limit (" + qps +
-                                      " requests/s) would hold it past its " + limit() + " limit");
+                                      " requests/s) would hold it too long for its " + limit() +
+                                      " limit");
     }
-    const auto slot_wait = left();
+    const auto slot_wait = bounded ? wait_left() : timeout;
     // Held for this attempt only, not while backing off before the next.
     class Slot {
      public:
@@ -385,7 +395,7 @@ Result<HttpResult> RestClient::request(std::string_view method, std::string_view
      private:
       Impl& impl_;
     };
-    if (slot_wait.count() <= 0 || !impl_->enter(slot_wait)) {
+    if (!impl_->enter(slot_wait)) {
       return Status::deadlineExceeded(what() + ": not sent: no connection came free within " +
                                       std::to_string(std::max<int64_t>(slot_wait.count(), 0)) +
                                       " ms (" + std::to_string(impl_->options_.max_connections) +
@@ -473,7 +483,7 @@ Result<HttpResult> RestClient::request(std::string_view method, std::string_view
     if (delay.count() == 0) {
       delay = backoff_delay;
     }
-    if (bounded && impl_->now() + delay >= deadline) {
+    if (bounded && impl_->now() + delay + send_room > deadline) {
       return Status(failure.code(), failure.message() + " (not retried: the next attempt would " +
                                         "start past the call's " + limit() + " limit)");
     }

@@ -50,11 +50,15 @@ struct RequestOptions {
   // false: one attempt, whatever the failure.
   bool retry = true;
   // Limit on the whole call: the rate limiter's wait, the wait for a free connection, every
-  // attempt and the waits between retries; 0: none (each attempt still has `timeout`). A call that
-  // could not be sent in time fails with kDeadlineExceeded ("not sent: ..."), and no retry starts
-  // after it. One already sent when the limit passes is cut off (kDeadlineExceeded), yet the server
-  // may still carry it out. koord-extender's binds use it to answer before kube-scheduler gives up.
+  // attempt and the waits between retries; 0: none (each attempt still has `timeout`). An attempt
+  // is sent only while at least min_attempt_time of the limit is left: a call that cannot be sent
+  // by then fails with kDeadlineExceeded ("not sent: ..."), having taken no rate-limit token, and
+  // no retry starts later than that. An attempt sent but not answered by the limit is cut off
+  // (kDeadlineExceeded), yet the server may still carry it out. koord-extender's binds use this to
+  // answer before kube-scheduler gives up on them.
   std::chrono::milliseconds call_timeout{0};
+  // The least time an attempt is given before the limit; 0: a quarter of call_timeout.
+  std::chrono::milliseconds min_attempt_time{0};
 };
 
 struct StreamOptions {

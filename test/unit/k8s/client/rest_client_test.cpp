@@ -397,7 +397,9 @@ TEST_F(RestClientTest, ACallTimeoutDoesNotWaitForTheRateLimiterPastIt) {
   // The next token is due in 1 s: the call fails at once, unsent, and takes no token.
   auto refused = c->request("POST", "/bind", "{}", "application/json", bounded);
   EXPECT_EQ(refused.status().code(), StatusCode::kDeadlineExceeded) << refused.status();
-  EXPECT_NE(refused.status().message().find("not sent: the client's rate limit (1 requests/s)"),
+  EXPECT_NE(refused.status().message().find(
+                "not sent: the client's rate limit (1 requests/s) would hold it too long for its "
+                "500 ms limit"),
             std::string::npos)
       << refused.status();
   EXPECT_EQ(calls_.load(), 1u);
@@ -407,6 +409,36 @@ TEST_F(RestClientTest, ACallTimeoutDoesNotWaitForTheRateLimiterPastIt) {
   ASSERT_TRUE(c->request("POST", "/bind", "{}", "application/json", bounded).ok());
   EXPECT_EQ(calls_.load(), 2u);
   EXPECT_EQ(clock.sleeps, std::vector<milliseconds>{milliseconds(1000)});
+}
+
+TEST_F(RestClientTest, ACallTimeoutSendsNoAttemptThatWouldHaveLessThanItsMinimumTime) {
+  script("POST", "/bind", {reply(201, "{}")});
+  start();
+  SteppedClock clock;
+  RestClientOptions opts;
+  clock.apply(opts);
+  ClientConfig cfg;
+  cfg.server = "http://127.0.0.1:" + std::to_string(server_->port());
+  cfg.qps = 1;
+  cfg.burst = 1;
+  auto created = RestClient::create(cfg, opts);
+  ASSERT_TRUE(created.ok()) << created.status();
+  auto& c = *created;
+  ASSERT_TRUE(c->request("POST", "/bind", "{}").ok());
+  // The next token comes at 1000 ms, which would leave 200 ms of a 1200 ms limit for the exchange:
+  // less than the 500 ms asked for, so nothing is sent (a request sent then and cut off after
+  // 200 ms could still be carried out by the server, unknown to the caller).
+  RequestOptions bounded;
+  bounded.call_timeout = milliseconds(1200);
+  bounded.min_attempt_time = milliseconds(500);
+  auto refused = c->request("POST", "/bind", "{}", "application/json", bounded);
+  EXPECT_EQ(refused.status().code(), StatusCode::kDeadlineExceeded) << refused.status();
+  EXPECT_EQ(calls_.load(), 1u);
+  // By default a quarter of the limit is kept: 1000 ms of waiting leaves 400 of 1400 ms.
+  bounded.call_timeout = milliseconds(1400);
+  bounded.min_attempt_time = milliseconds(0);
+  ASSERT_TRUE(c->request("POST", "/bind", "{}", "application/json", bounded).ok());
+  EXPECT_EQ(calls_.load(), 2u);
 }
 
 TEST_F(RestClientTest, ACallTimeoutBoundsTheWaitForAConnection) {
