@@ -43,13 +43,13 @@ Status K8sBinder::patchPod(const framework::PodInfo& pod, const framework::BindP
   const api::core::ObjectMeta& meta = pod.pod->metadata;
   Result<k8s::RequestOptions> options = until(deadline, "patch");
   if (!options.ok()) {
-    return options.status().withPrefix("failed to patch pod '" + pod.key + "'");
+    return options.status();
   }
   k8s::RestApiClient client(rest_, *options);
   Result<k8s::Json> patched = client.patch(k8s::kPods, meta.namespace_, meta.name,
                                            k8s::PatchType::kMerge, mergePatchBody(patch), {});
   if (!patched.ok()) {
-    return patched.status().withPrefix("failed to patch pod '" + pod.key + "'");
+    return patched.status();
   }
   return Status::ok();
 }
@@ -57,13 +57,12 @@ Status K8sBinder::patchPod(const framework::PodInfo& pod, const framework::BindP
 Status K8sBinder::bindPod(const framework::PodInfo& pod, const std::string& node,
                           framework::BindDeadline deadline) {
   const api::core::ObjectMeta& meta = pod.pod->metadata;
-  const std::string what = "failed to bind pod '" + pod.key + "' to node '" + node + "'";
   Result<k8s::RequestOptions> options = until(deadline, "binding");
   if (!options.ok()) {
-    return options.status().withPrefix(what);
+    return options.status();
   }
   k8s::RestApiClient client(rest_, *options);
-  return client.bind(meta.namespace_, meta.name, pod.uid, node).withPrefix(what);
+  return client.bind(meta.namespace_, meta.name, pod.uid, node);
 }
 
 }  // namespace koord::extender::app

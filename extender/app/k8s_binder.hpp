@@ -13,7 +13,7 @@ namespace koord::extender::app {
 class K8sBinder final : public framework::Binder {
  public:
   // Shares `rest` (its connections and rate limit) with the rest of the extender. Thread-safe (the
-  // client is).
+  // client is). Errors are the client's as they are: Runtime::bind names the pod and the node.
   explicit K8sBinder(std::shared_ptr<k8s::RestClient> rest) : rest_(std::move(rest)) {}
 
   // One JSON merge patch of the pod's metadata: {"metadata":{"annotations":{..},"labels":{..}}}.

@@ -96,7 +96,8 @@ class Runtime {
   // binder.patchPod (skipped when the patch is empty), binder.bindPod, both given the deadline
   // bind's start + bind_timeout. A failure from reserve on
   // unreserves every reserve plugin, in reverse order, once, and returns the failure (tagged with
-  // its plugin; "binder" for the binder's errors, as kError). A re-check failure reserved
+  // its plugin; "binder" for the binder's errors, as kError, with the binder's message, which the
+  // caller prefixes with the pod and the node). A re-check failure reserved
   // nothing and is returned as is.
   [[nodiscard]] PluginStatus bind(const PodInfo& pod, const NodeInfo& node, Binder& binder);
 

@@ -109,14 +109,12 @@ PluginStatus Runtime::runBind(const PodInfo& pod, const NodeInfo& node, Binder& 
   }
   if (!patch.empty()) {
     if (Status s = binder.patchPod(pod, patch, deadline); !s.isOk()) {
-      return fail(PluginStatus::error("failed to patch pod '" + pod.key + "': " + s.message())
+      return fail(PluginStatus::error("patching the pod: " + s.message())
                       .withPlugin(std::string(kBinderName)));
     }
   }
   if (Status s = binder.bindPod(pod, node_name, deadline); !s.isOk()) {
-    return fail(PluginStatus::error("failed to bind pod '" + pod.key + "' to node '" + node_name +
-                                    "': " + s.message())
-                    .withPlugin(std::string(kBinderName)));
+    return fail(PluginStatus::error(s.message()).withPlugin(std::string(kBinderName)));
   }
   return PluginStatus::success();
 }
