@@ -111,6 +111,24 @@ over = {n: u for n, u in used.items() if u > alloc[n]}
 print("cpu per node (milli):", used)
 sys.exit(1 if over else 0)'
 }
+# How many of the test's pods are bound to a node.
+placed_count() {
+  kubectl get pods -n "$ns" -l app=e2e -o json | python3 -c '
+import json, sys
+print(sum(1 for p in json.load(sys.stdin)["items"] if p["spec"].get("nodeName")))'
+}
+# settle_placed WANT TRIES: polls (every 0.4 s, up to TRIES times) until WANT pods are placed, then
+# waits 2 s more, so that a late bind shows up as one pod too many; prints the count.
+settle_placed() {
+  local placed=0
+  for _ in $(seq 1 "$2"); do
+    placed="$(placed_count 2>/dev/null || echo 0)"
+    [ "$placed" -ge "$1" ] && break
+    sleep 0.4
+  done
+  sleep 2
+  placed_count
+}
 bind_count() {
   curl -sf "http://127.0.0.1:$port/metrics" | awk '/^koord_extender_verb_duration_seconds_count\{.*verb="bind"/ {s += $2} END {print s + 0}'
 }
@@ -154,14 +172,7 @@ stop_extender
 pass "koord-extender killed (SIGKILL) mid-run"
 sleep 2
 start_extender && pass "koord-extender restarted" || fail "koord-extender did not restart"
-scheduled=0
-for _ in $(seq 1 150); do
-  scheduled="$(kubectl get pods -n "$ns" -l app=e2e -o json | python3 -c '
-import json, sys
-print(sum(1 for p in json.load(sys.stdin)["items"] if p["spec"].get("nodeName")))')"
-  [ "$scheduled" -ge 17 ] && break
-  sleep 0.4
-done
+scheduled="$(settle_placed 17 150)"
 [ "$scheduled" -eq 17 ] && pass "17 pods placed (3 + 14 that fit), none lost" || fail "placed: $scheduled (want 17)"
 check_no_overcommit && pass "no node holds more than it allocates (node reservation honoured)" ||
   fail "a node is over-committed"
@@ -190,19 +201,7 @@ if ! kill -0 "$scheduler_pid" 2>/dev/null; then
 fi
 kill -0 "$extender_pid" 2>/dev/null && pass "koord-extender kept running while the API server was away" ||
   fail "koord-extender exited while the API server was away"
-placed_after_restart() {
-  kubectl get pods -n "$ns" -l app=e2e -o json | python3 -c '
-import json, sys
-print(sum(1 for p in json.load(sys.stdin)["items"] if p["spec"].get("nodeName")))'
-}
-scheduled=0
-for _ in $(seq 1 150); do
-  scheduled="$(placed_after_restart 2>/dev/null || echo 0)"
-  [ "$scheduled" -ge 17 ] && break
-  sleep 0.4
-done
-sleep 2  # a late bind would show up here as an 18th placed pod
-scheduled="$(placed_after_restart)"
+scheduled="$(settle_placed 17 150)"
 [ "$scheduled" -eq 17 ] && pass "17 pods placed again (3 + 14 that fit), none lost" ||
   fail "placed after the restart: $scheduled (want 17)"
 check_no_overcommit && pass "no node holds more than it allocates after the restart" ||
@@ -225,14 +224,7 @@ sed -i 's/^  qps: 200$/  qps: 2/; s/^  burst: 400$/  burst: 1/' "$work/extender-
 grep -q "^  qps: 2$" "$work/extender-config.yaml" || fail "could not lower the extender's qps"
 start_extender && pass "koord-extender restarted with qps 2, burst 1" || fail "koord-extender did not restart"
 for i in $(seq 0 23); do pod "slow-$i" 500m; done | kubectl apply -f - >/dev/null
-scheduled=0
-for _ in $(seq 1 300); do
-  scheduled="$(placed_after_restart 2>/dev/null || echo 0)"
-  [ "$scheduled" -ge 17 ] && break
-  sleep 0.4
-done
-sleep 2
-scheduled="$(placed_after_restart)"
+scheduled="$(settle_placed 17 300)"
 [ "$scheduled" -eq 17 ] && pass "17 pods placed through rate-limited binds, none lost" ||
   fail "placed with qps 2: $scheduled (want 17)"
 check_no_overcommit && pass "no node holds more than it allocates with rate-limited binds" ||

@@ -24,6 +24,26 @@ namespace {
 
 using std::chrono::milliseconds;
 
+// A client whose clock only moves when it "sleeps" (backoff, rate limiter): call_timeout's
+// deadline is then exact.
+struct SteppedClock {
+  std::mutex mu;
+  std::chrono::steady_clock::time_point now{};
+  std::vector<milliseconds> sleeps;
+
+  void apply(RestClientOptions& opts) {
+    opts.clock = [this] {
+      std::lock_guard<std::mutex> lock(mu);
+      return now;
+    };
+    opts.sleep = [this](std::chrono::nanoseconds d) {
+      std::lock_guard<std::mutex> lock(mu);
+      now += d;
+      sleeps.push_back(std::chrono::duration_cast<milliseconds>(d));
+    };
+  }
+};
+
 class RestClientTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -43,6 +63,22 @@ class RestClientTest : public ::testing::Test {
     ASSERT_TRUE(created.ok()) << created.status();
     server_ = std::move(created).value();
     ASSERT_TRUE(server_->route("GET", path, std::move(handler)).isOk());
+  }
+
+  // Starts server_ answering POST /bind with 201 and returns a client of it on `clock`, limited to
+  // 1 request a second with a burst of 1.
+  std::unique_ptr<RestClient> oneRequestPerSecond(SteppedClock& clock) {
+    script("POST", "/bind", {reply(201, "{}")});
+    start();
+    RestClientOptions opts;
+    clock.apply(opts);
+    ClientConfig cfg;
+    cfg.server = "http://127.0.0.1:" + std::to_string(server_->port());
+    cfg.qps = 1;
+    cfg.burst = 1;
+    auto c = RestClient::create(cfg, opts);
+    EXPECT_TRUE(c.ok()) << c.status();
+    return c.ok() ? std::move(c).value() : nullptr;
   }
 
   // A client of server_ with `options` and nothing else set.
@@ -291,8 +327,8 @@ TEST_F(RestClientTest, ABurstOverMaxConnectionsWaitsForAConnection) {
   EXPECT_LE(c->connectionsOpened(), static_cast<uint64_t>(kMaxConnections));
 }
 
-// A request that finds every connection busy for its whole timeout fails with a clear error rather
-// than waiting without end.
+// A request that finds every connection busy for its whole timeout (or its call_timeout) fails
+// with a clear error rather than waiting without end.
 TEST_F(RestClientTest, ARequestWaitingForAConnectionPastItsTimeoutFails) {
   std::mutex mu;
   std::condition_variable cv;
@@ -321,6 +357,15 @@ TEST_F(RestClientTest, ARequestWaitingForAConnectionPastItsTimeoutFails) {
   EXPECT_EQ(waited.status().code(), StatusCode::kDeadlineExceeded) << waited.status();
   EXPECT_NE(waited.status().message().find("no connection came free"), std::string::npos)
       << waited.status();
+  // A call_timeout bounds that wait too, whatever the attempt's own timeout (30 s here).
+  RequestOptions bounded;
+  bounded.call_timeout = milliseconds(200);
+  const auto began = std::chrono::steady_clock::now();
+  const auto unsent = c->request("GET", "/held", {}, "application/json", bounded);
+  EXPECT_LT(std::chrono::steady_clock::now() - began, std::chrono::seconds(10));
+  EXPECT_EQ(unsent.status().code(), StatusCode::kDeadlineExceeded) << unsent.status();
+  EXPECT_NE(unsent.status().message().find("not sent: no connection came free"), std::string::npos)
+      << unsent.status();
   {
     std::lock_guard<std::mutex> lock(mu);
     release = true;
@@ -330,26 +375,6 @@ TEST_F(RestClientTest, ARequestWaitingForAConnectionPastItsTimeoutFails) {
   // The slot is free again once the first request is answered.
   EXPECT_TRUE(c->request("GET", "/held").ok());
 }
-
-// A client whose clock only moves when it "sleeps" (backoff, rate limiter): call_timeout's
-// deadline is then exact.
-struct SteppedClock {
-  std::mutex mu;
-  std::chrono::steady_clock::time_point now{};
-  std::vector<milliseconds> sleeps;
-
-  void apply(RestClientOptions& opts) {
-    opts.clock = [this] {
-      std::lock_guard<std::mutex> lock(mu);
-      return now;
-    };
-    opts.sleep = [this](std::chrono::nanoseconds d) {
-      std::lock_guard<std::mutex> lock(mu);
-      now += d;
-      sleeps.push_back(std::chrono::duration_cast<milliseconds>(d));
-    };
-  }
-};
 
 TEST_F(RestClientTest, ACallTimeoutStartsNoRetryPastIt) {
   script("PUT", "/x",
@@ -379,18 +404,9 @@ TEST_F(RestClientTest, ACallTimeoutStartsNoRetryPastIt) {
 }
 
 TEST_F(RestClientTest, ACallTimeoutDoesNotWaitForTheRateLimiterPastIt) {
-  script("POST", "/bind", {reply(201, "{}")});
-  start();
   SteppedClock clock;
-  RestClientOptions opts;
-  clock.apply(opts);
-  ClientConfig cfg;
-  cfg.server = "http://127.0.0.1:" + std::to_string(server_->port());
-  cfg.qps = 1;
-  cfg.burst = 1;
-  auto created = RestClient::create(cfg, opts);
-  ASSERT_TRUE(created.ok()) << created.status();
-  auto& c = *created;
+  auto c = oneRequestPerSecond(clock);
+  ASSERT_NE(c, nullptr);
   RequestOptions bounded;
   bounded.call_timeout = milliseconds(500);
   ASSERT_TRUE(c->request("POST", "/bind", "{}", "application/json", bounded).ok());
@@ -412,18 +428,9 @@ TEST_F(RestClientTest, ACallTimeoutDoesNotWaitForTheRateLimiterPastIt) {
 }
 
 TEST_F(RestClientTest, ACallTimeoutSendsNoAttemptThatWouldHaveLessThanItsMinimumTime) {
-  script("POST", "/bind", {reply(201, "{}")});
-  start();
   SteppedClock clock;
-  RestClientOptions opts;
-  clock.apply(opts);
-  ClientConfig cfg;
-  cfg.server = "http://127.0.0.1:" + std::to_string(server_->port());
-  cfg.qps = 1;
-  cfg.burst = 1;
-  auto created = RestClient::create(cfg, opts);
-  ASSERT_TRUE(created.ok()) << created.status();
-  auto& c = *created;
+  auto c = oneRequestPerSecond(clock);
+  ASSERT_NE(c, nullptr);
   ASSERT_TRUE(c->request("POST", "/bind", "{}").ok());
   // The next token comes at 1000 ms, which would leave 200 ms of a 1200 ms limit for the exchange:
   // less than the 500 ms asked for, so nothing is sent (a request sent then and cut off after
@@ -439,44 +446,6 @@ TEST_F(RestClientTest, ACallTimeoutSendsNoAttemptThatWouldHaveLessThanItsMinimum
   bounded.min_attempt_time = milliseconds(0);
   ASSERT_TRUE(c->request("POST", "/bind", "{}", "application/json", bounded).ok());
   EXPECT_EQ(calls_.load(), 2u);
-}
-
-TEST_F(RestClientTest, ACallTimeoutBoundsTheWaitForAConnection) {
-  std::mutex mu;
-  std::condition_variable cv;
-  bool entered = false;
-  bool release = false;
-  serveOnly(2, "/held", [&](const http::HttpRequest&) {
-    std::unique_lock<std::mutex> lock(mu);
-    entered = true;
-    cv.notify_all();
-    cv.wait_for(lock, std::chrono::seconds(20), [&] { return release; });
-    return http::HttpResponse::json(200, "{}");
-  });
-  start();
-  RestClientOptions opts;
-  opts.max_connections = 1;
-  auto c = plainClient(opts);  // each attempt may wait and take the default 30 s
-  ASSERT_NE(c, nullptr);
-  std::thread holder([&] { EXPECT_TRUE(c->request("GET", "/held").ok()); });
-  {
-    std::unique_lock<std::mutex> lock(mu);
-    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(5), [&] { return entered; }));
-  }
-  RequestOptions bounded;
-  bounded.call_timeout = milliseconds(200);
-  const auto began = std::chrono::steady_clock::now();
-  const auto waited = c->request("GET", "/held", {}, "application/json", bounded);
-  EXPECT_LT(std::chrono::steady_clock::now() - began, std::chrono::seconds(10));
-  EXPECT_EQ(waited.status().code(), StatusCode::kDeadlineExceeded) << waited.status();
-  EXPECT_NE(waited.status().message().find("not sent: no connection came free"), std::string::npos)
-      << waited.status();
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    release = true;
-  }
-  cv.notify_all();
-  holder.join();
 }
 
 TEST_F(RestClientTest, ACallTimeoutCutsOffAReplyThatComesLater) {
