@@ -77,10 +77,10 @@ struct KoordExtenderConfiguration {
   ClientConnectionConfiguration client_connection;
   ServerConfiguration server;
   int32_t parallelism = 0;  // 0: one per CPU the process may use (cpuset, cgroup CPU limit)
-  // A bind's API calls (rate limiter, free connection, retries included) end within this, so that
-  // koord-extender answers, and undoes its reservation, before kube-scheduler's httpTimeout (5s in
-  // the shipped configuration) gives up on the bind: a binding sent after that would place a pod
-  // kube-scheduler has already forgotten. 100ms..10m.
+  // A bind, from its start, sends nothing to the API server after this (rate limiter, free
+  // connection and retries included), so that koord-extender answers, and undoes its reservation,
+  // before kube-scheduler's httpTimeout (5s in the shipped configuration) gives up on the bind: a
+  // binding sent after that would place a pod kube-scheduler has already forgotten. 100ms..10m.
   std::chrono::nanoseconds bind_timeout = std::chrono::seconds(4);
   LeaderElectionConfiguration leader_election;
   std::vector<PluginConfiguration> plugins;  // defaultPlugins() when the file has no `plugins`

@@ -22,17 +22,8 @@ void RateLimiter::refillLocked(std::chrono::steady_clock::time_point now) {
 }
 
 std::chrono::nanoseconds RateLimiter::reserve() {
-  if (qps_ <= 0) {
-    return std::chrono::nanoseconds(0);
-  }
-  std::lock_guard<std::mutex> lock(mu_);
-  refillLocked(clock_());
-  tokens_ -= 1.0;
-  if (tokens_ >= 0) {
-    return std::chrono::nanoseconds(0);
-  }
-  const double wait_s = -tokens_ / qps_;
-  return std::chrono::nanoseconds(static_cast<int64_t>(std::ceil(wait_s * 1e9)));
+  // No wait is longer than the largest duration, so a token is always taken.
+  return reserveWithin(std::chrono::nanoseconds::max()).value_or(std::chrono::nanoseconds(0));
 }
 
 std::optional<std::chrono::nanoseconds> RateLimiter::reserveWithin(

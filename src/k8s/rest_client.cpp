@@ -353,7 +353,8 @@ Result<HttpResult> RestClient::request(std::string_view method, std::string_view
   // sent only while `send_room` is left before the deadline, so that a request is not sent only to
   // be cut off at once, its outcome unknown.
   const bool bounded = options.call_timeout.count() > 0;
-  const auto deadline = impl_->now() + options.call_timeout;
+  const auto deadline =
+      bounded ? impl_->now() + options.call_timeout : std::chrono::steady_clock::time_point::max();
   const std::chrono::milliseconds send_room =
       !bounded ? std::chrono::milliseconds(0)
       : options.min_attempt_time.count() > 0
