@@ -31,7 +31,8 @@ function(koord_add_executable name)
 endfunction()
 
 # koord_add_test(<name> SOURCES <files...> DEPS <targets...> [LABELS <labels...>])
-# A GoogleTest binary; each TEST becomes one ctest test (discovered before the test runs).
+# A GoogleTest binary; each TEST becomes one ctest test (discovered before the test runs). Binaries
+# labelled `unit` are also prerequisites of the `koord_unit_tests` target (test/CMakeLists.txt).
 function(koord_add_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
@@ -39,6 +40,9 @@ function(koord_add_test name)
   target_compile_definitions(${name} PRIVATE KOORD_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   if(NOT ARG_LABELS)
     set(ARG_LABELS unit)
+  endif()
+  if(unit IN_LIST ARG_LABELS)
+    set_property(GLOBAL APPEND PROPERTY KOORD_UNIT_TEST_TARGETS ${name})
   endif()
   gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST
                        PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 120)

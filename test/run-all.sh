@@ -2,26 +2,32 @@
 # Runs every koord test on a Debian 12 machine: installs the dependencies (cmake/install-deps.sh),
 # builds the real control plane the integration tests use (test/controlplane/build-binaries.sh:
 # etcd, kube-apiserver, kube-scheduler, kube-controller-manager, kubectl, helm and kwok from the Go
-# module proxy, cached under ~/.cache/koord, so only the first run pays for it), builds the `asan`
-# (ASan + UBSan) and `default` (RelWithDebInfo) presets, runs the unit tests under `asan` and every
-# test under `default`, then fuzzes each libFuzzer target for a bounded time (clang's `fuzz`
-# preset, test/fuzz/run-libfuzzer.sh). Exits non-zero on the first failure.
+# module proxy, cached under ~/.cache/koord, so only the first run pays for it), builds the unit
+# tests under the `asan` preset (ASan + UBSan) and everything under `default` (RelWithDebInfo), runs
+# the unit tests under `asan` and every test under `default`, then fuzzes each libFuzzer target
+# for a bounded time (clang's `fuzz` preset, test/fuzz/run-libfuzzer.sh). Exits non-zero on the
+# first failure.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# Each stage line carries the seconds since the start, so a slow stage shows in the CI log.
+started=$SECONDS
+stage() { echo "=== [$((SECONDS - started))s] $*"; }
 
 bash cmake/install-deps.sh
-echo "=== control plane binaries"
+stage "control plane binaries"
 bash test/controlplane/build-binaries.sh
 
-for preset in asan default; do
-  echo "=== build: $preset"
-  cmake --preset "$preset" >/dev/null
-  cmake --build --preset "$preset"
-done
+stage "build: asan (the unit tests only: all that runs under the sanitizers)"
+cmake --preset asan >/dev/null
+cmake --build --preset asan --target koord_unit_tests
+stage "build: default"
+cmake --preset default >/dev/null
+cmake --build --preset default
 
-echo "=== test: asan (unit tests under AddressSanitizer and UndefinedBehaviorSanitizer)"
+stage "test: asan (unit tests under AddressSanitizer and UndefinedBehaviorSanitizer)"
 ctest --preset asan --label-regex unit
-echo "=== test: default (every test: unit, integration, lint, fuzz replay, benchmark smoke)"
+stage "test: default (every test: unit, integration, lint, fuzz replay, benchmark smoke)"
 ctest --preset default
-echo "=== fuzz: every libFuzzer target for a bounded time (clang 14; g++ has no libFuzzer)"
+stage "fuzz: every libFuzzer target for a bounded time (clang 14; g++ has no libFuzzer)"
 bash test/fuzz/run-libfuzzer.sh "${KOORD_FUZZ_SECONDS:-30}"
+stage "done: every stage passed"

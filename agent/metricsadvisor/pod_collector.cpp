@@ -12,7 +12,7 @@ int64_t toNanos(metriccache::TimePoint t) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
 
-bool isNotFound(const Status& status) {
+bool missingFile(const Status& status) {
   return status.code() == StatusCode::kNotFound;
 }
 
@@ -62,7 +62,7 @@ PodCollector::Reading PodCollector::collectOne(std::string_view id, std::string_
   Reading reading;
   const Result<uint64_t> usage = reader_.cpuUsageNanos(dir);
   if (!usage.ok()) {
-    if (isNotFound(usage.status())) {
+    if (missingFile(usage.status())) {
       reading.gone = true;
       return reading;
     }
@@ -74,7 +74,7 @@ PodCollector::Reading PodCollector::collectOne(std::string_view id, std::string_
   }
   const Result<uint64_t> memory = reader_.memoryWorkingSetBytes(dir);
   if (!memory.ok()) {
-    if (isNotFound(memory.status())) {
+    if (missingFile(memory.status())) {
       reading.gone = true;
       return reading;
     }

@@ -22,7 +22,7 @@ bool isFile(const fs::path& path) {
   return fs::is_regular_file(path, ec);
 }
 
-std::string quoted(const fs::path& path) {
+std::string quotedPath(const fs::path& path) {
   return "'" + path.string() + "'";
 }
 
@@ -112,14 +112,14 @@ Result<KubeletConfigValues> readKubeletConfig(const fs::path& path) {
   }
   const config::YamlDocument& doc = docs->front();
   if (!doc.value.is_object()) {
-    return Status::invalidArgument("failed to parse kubelet config " + quoted(path) +
+    return Status::invalidArgument("failed to parse kubelet config " + quotedPath(path) +
                                    ": expected a mapping at the top level");
   }
   KOORD_ASSIGN_OR_RETURN(std::optional<std::string> driver, stringKey(doc, "cgroupDriver"));
   if (driver) {
     auto parsed = parseCgroupDriver(*driver);
     if (!parsed.ok()) {
-      return Status::invalidArgument("failed to parse kubelet config " + quoted(path) +
+      return Status::invalidArgument("failed to parse kubelet config " + quotedPath(path) +
                                      ": cgroupDriver: expected 'cgroupfs' or 'systemd', got '" +
                                      *driver + "'");
     }
@@ -143,16 +143,16 @@ Result<CgroupDriver> probeDriver(const SysPaths& paths, CgroupVersion version,
     return has_systemd ? CgroupDriver::Systemd : CgroupDriver::Cgroupfs;
   }
   const std::string prefix =
-      "failed to detect the kubelet cgroup driver from " + quoted(base) + ": ";
+      "failed to detect the kubelet cgroup driver from " + quotedPath(base) + ": ";
   const std::string hint =
       " there; set the kubelet cgroup driver option (cgroupfs or systemd) or the kubelet config "
       "path";
   if (has_cgroupfs) {
-    return Status::failedPrecondition(prefix + "both " + quoted(cgroupfs) + " (cgroupfs) and " +
-                                      quoted(systemd) + " (systemd) exist" + hint);
+    return Status::failedPrecondition(prefix + "both " + quotedPath(cgroupfs) + " (cgroupfs) and " +
+                                      quotedPath(systemd) + " (systemd) exist" + hint);
   }
-  return Status::notFound(prefix + "neither " + quoted(cgroupfs) + " (cgroupfs) nor " +
-                          quoted(systemd) + " (systemd) exists" + hint);
+  return Status::notFound(prefix + "neither " + quotedPath(cgroupfs) + " (cgroupfs) nor " +
+                          quotedPath(systemd) + " (systemd) exists" + hint);
 }
 
 }  // namespace
@@ -186,7 +186,7 @@ Result<CgroupVersion> detectCgroupVersion(const SysPaths& paths) {
   if (has_cpu && isDir(root / "cpuset")) {
     return CgroupVersion::V1;
   }
-  return Status::notFound("failed to detect cgroup version of " + quoted(root) +
+  return Status::notFound("failed to detect cgroup version of " + quotedPath(root) +
                           ": found neither cgroup.controllers (v2) nor the cpu (or cpu,cpuacct) "
                           "and cpuset folders (v1)");
 }

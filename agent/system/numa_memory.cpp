@@ -13,7 +13,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Status parseError(const fs::path& path, const std::string& cause) {
+Status numaParseError(const fs::path& path, const std::string& cause) {
   return Status::invalidArgument("failed to parse '" + path.string() + "': " + cause);
 }
 
@@ -28,7 +28,7 @@ Result<int64_t> parseKb(std::string_view value, std::string_view line, const fs:
   int64_t number = 0;
   if (!parseInt64(value, &number) || number < 0 ||
       number > std::numeric_limits<int64_t>::max() / multiplier) {
-    return parseError(path, "invalid line '" + std::string(line) + "'");
+    return numaParseError(path, "invalid line '" + std::string(line) + "'");
   }
   return number * multiplier;
 }
@@ -50,7 +50,7 @@ Result<NumaMemory> readMeminfo(const fs::path& path, std::optional<int32_t> node
     }
     if (node) {
       if (line.substr(0, node_prefix.size()) != node_prefix) {
-        return parseError(
+        return numaParseError(
             path, "line '" + std::string(line) + "' does not start with '" + node_prefix + "'");
       }
       line.remove_prefix(node_prefix.size());
@@ -67,7 +67,7 @@ Result<NumaMemory> readMeminfo(const fs::path& path, std::optional<int32_t> node
     (key == "MemTotal" ? total : free) = bytes;
   }
   if (!total || !free) {
-    return parseError(path, !total ? "no MemTotal" : "no MemFree");
+    return numaParseError(path, !total ? "no MemTotal" : "no MemFree");
   }
   return NumaMemory{node.value_or(0), *total, *free};
 }

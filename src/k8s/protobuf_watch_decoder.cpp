@@ -12,7 +12,7 @@ namespace {
 
 constexpr size_t kPrefixBytes = 4;
 
-Status decodeError(const std::string& cause) {
+Status protobufDecodeError(const std::string& cause) {
   return Status::invalidArgument("failed to decode protobuf watch event: " + cause);
 }
 
@@ -79,10 +79,10 @@ Status decodeProtobufWatchEvent(std::string_view message, WatchEvent& out) {
           has_object = true;
         }
       })) {
-    return decodeError("malformed WatchEvent");
+    return protobufDecodeError("malformed WatchEvent");
   }
   if (!has_object) {
-    return decodeError("object: required");
+    return protobufDecodeError("object: required");
   }
   std::string_view raw;
   if (!eachBytesField(raw_extension, [&](uint32_t number, std::string_view bytes) {
@@ -90,11 +90,11 @@ Status decodeProtobufWatchEvent(std::string_view message, WatchEvent& out) {
           raw = bytes;
         }
       })) {
-    return decodeError("malformed object");
+    return protobufDecodeError("malformed object");
   }
   Result<Json> object = decodeProtobufObject(raw);
   if (!object.ok()) {
-    return decodeError(object.status().message());
+    return protobufDecodeError(object.status().message());
   }
   return makeWatchEvent(type, std::move(object).value(), out);
 }
@@ -155,7 +155,7 @@ Status ProtobufWatchDecoder::finish() const {
     return error_;
   }
   if (!buffer_.empty()) {
-    return decodeError("the stream ended inside an event (" + std::to_string(buffer_.size()) +
+    return protobufDecodeError("the stream ended inside an event (" + std::to_string(buffer_.size()) +
                        " bytes buffered)");
   }
   return Status::ok();

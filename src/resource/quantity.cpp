@@ -24,10 +24,6 @@ constexpr std::array<UInt128, kMaxPow10 + 1> makePow10() {
 
 constexpr std::array<UInt128, kMaxPow10 + 1> kPow10 = makePow10();
 
-UInt128 magnitude(Int128 v) {
-  return v < 0 ? -static_cast<UInt128>(v) : static_cast<UInt128>(v);
-}
-
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 

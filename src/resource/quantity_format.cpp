@@ -11,10 +11,6 @@ namespace {
 
 constexpr int kMaxBinaryPower = 6;  // Ei
 
-UInt128 magnitude(Int128 v) {
-  return v < 0 ? -static_cast<UInt128>(v) : static_cast<UInt128>(v);
-}
-
 // The DecimalSI suffix for 10^exponent, or nullptr where there is none.
 const char* decimalSuffix(int64_t exponent) {
   switch (exponent) {

@@ -16,6 +16,10 @@ inline constexpr UInt128 kMaxMagnitude = (static_cast<UInt128>(1) << 127) - 1;
 // 10^38 is the largest power of ten below 2^127.
 inline constexpr int kMaxPow10 = 38;
 
+// |v|: exact, since mantissas stay within kMaxMagnitude.
+inline UInt128 magnitude(Int128 v) {
+  return v < 0 ? -static_cast<UInt128>(v) : static_cast<UInt128>(v);
+}
 // 10^n for 0 <= n <= 38.
 UInt128 pow10(int n);
 // Number of decimal digits of v (1 for 0).

@@ -2,29 +2,13 @@
 
 #include <string_view>
 
+#include "equal_fold.hpp"
+
 namespace koord::api::extender {
 
 namespace {
 
-bool equalFold(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) {
-    return false;
-  }
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i];
-    char y = b[i];
-    if (x >= 'A' && x <= 'Z') {
-      x = static_cast<char>(x - 'A' + 'a');
-    }
-    if (y >= 'A' && y <= 'Z') {
-      y = static_cast<char>(y - 'A' + 'a');
-    }
-    if (x != y) {
-      return false;
-    }
-  }
-  return true;
-}
+using detail::equalFold;
 
 // Reads an object the way Go's encoding/json fills a struct without tags: a key matches a field
 // exactly or, failing that, case-insensitively; unknown keys are ignored; null leaves the default.

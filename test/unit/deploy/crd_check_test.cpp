@@ -44,14 +44,14 @@ Json goodCrd() {
                 {"versions", Json::array({version})}}}};
 }
 
-struct Case {
+struct CrdCase {
   std::string name;
   std::function<void(Json&)> mutate;
   std::string problem;  // a substring of one problem; "" when the CRD is fine
 };
 
 TEST(CheckCrdTest, Table) {
-  const std::vector<Case> cases = {
+  const std::vector<CrdCase> cases = {
       {"good", [](Json&) {}, ""},
       {"name is not plural.group",
        [](Json& c) { c["metadata"]["name"] = "widget.example.koordinator.sh"; },
@@ -122,7 +122,7 @@ TEST(CheckCrdTest, Table) {
       {"missing plural", [](Json& c) { c["spec"]["names"].erase("plural"); },
        "spec.names.plural: Required value"},
   };
-  for (const Case& c : cases) {
+  for (const CrdCase& c : cases) {
     SCOPED_TRACE(c.name);
     Json crd = goodCrd();
     c.mutate(crd);

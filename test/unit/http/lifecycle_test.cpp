@@ -19,7 +19,7 @@ using testing::get;
 using testing::send;
 
 // A gate a handler waits on until the test opens it; also tells the test the handler is waiting.
-class Gate {
+class LifecycleGate {
  public:
   void waitInHandler() {
     entered_.fetch_add(1);
@@ -131,7 +131,7 @@ TEST_P(HttpLifecycleTest, PortZeroPicksDistinctFreePortsAndBusyPortsFail) {
 }
 
 TEST_P(HttpLifecycleTest, SlowHandlerGets503AndItsLateResultIsDiscarded) {
-  Gate gate;  // outlives the server, whose handler threads wait on it
+  LifecycleGate gate;  // outlives the server, whose handler threads wait on it
   HttpServerOptions options;
   options.request_timeout = std::chrono::milliseconds(200);
   auto server = startedServer(GetParam(), options);
@@ -159,7 +159,7 @@ TEST_P(HttpLifecycleTest, SlowHandlerGets503AndItsLateResultIsDiscarded) {
 }
 
 TEST_P(HttpLifecycleTest, GracefulStopLetsInFlightRequestsFinish) {
-  Gate gate;  // outlives the server, whose handler threads wait on it
+  LifecycleGate gate;  // outlives the server, whose handler threads wait on it
   auto server = startedServer(GetParam(), {});
   ASSERT_NE(server, nullptr);
   ASSERT_TRUE(server
@@ -199,7 +199,7 @@ TEST_P(HttpLifecycleTest, GracefulStopLetsInFlightRequestsFinish) {
 }
 
 TEST_P(HttpLifecycleTest, StopGivesUpOnRequestsThatOutliveTheGracePeriod) {
-  Gate gate;  // outlives the server, whose handler threads wait on it
+  LifecycleGate gate;  // outlives the server, whose handler threads wait on it
   HttpServerOptions options;
   options.request_timeout = std::chrono::seconds(30);
   auto server = startedServer(GetParam(), options);

@@ -21,10 +21,10 @@ using std::chrono::seconds;
 using ::testing::HasSubstr;
 using ::testing::UnorderedElementsAre;
 
-constexpr TimePoint kT0{seconds(1700000000)};
+constexpr TimePoint kCacheT0{seconds(1700000000)};
 
 TimePoint at(int64_t s) {
-  return kT0 + seconds(s);
+  return kCacheT0 + seconds(s);
 }
 
 TEST(KoordletPercentileTest, MatchesKoordletIndexRule) {
@@ -55,7 +55,7 @@ TEST(KoordletPercentileTest, MatchesKoordletIndexRule) {
 TEST(MetricCacheTest, AggregateMatchesHandComputedTables) {
   struct Case {
     const char* name;
-    std::vector<double> values;  // appended one per second from kT0, in this order
+    std::vector<double> values;  // appended one per second from kCacheT0, in this order
     double avg;
     double p50;
     double p90;
@@ -289,7 +289,7 @@ TEST(MetricCacheTest, ConcurrentReadersSeeConsistentSeries) {
     if (!result.has_value()) {
       continue;
     }
-    const auto latest_s = std::chrono::duration_cast<seconds>(result->latest - kT0).count();
+    const auto latest_s = std::chrono::duration_cast<seconds>(result->latest - kCacheT0).count();
     well_formed = well_formed && result->count >= 1 && result->count <= 100 &&
                   result->p99 <= static_cast<double>(latest_s);
     monotonic = monotonic && latest_s >= last_seen;

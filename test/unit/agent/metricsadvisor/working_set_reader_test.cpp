@@ -25,7 +25,7 @@ using testing::kLayouts;
 using testing::kMiB;
 using testing::Layout;
 
-constexpr const char* kPodDir = "kubepods/burstable/pod0c1d2e3f-1111-4222-8333-444455556666";
+constexpr const char* kWorkingSetPodDir = "kubepods/burstable/pod0c1d2e3f-1111-4222-8333-444455556666";
 
 // What the i-th read (from 1) writes: the usage grows by 1 MiB a read, the inactive file cache
 // by 10 MiB, so every read can tell which memory.stat its figure came from.
@@ -84,9 +84,9 @@ TEST(WorkingSetReaderTest, RefreshesInactiveFileEveryNthRead) {
                               : newCgroupReader(cgroups.paths(), layout.version);
       for (uint64_t i = 1; i <= 2 * c.every + 2; ++i) {
         SCOPED_TRACE("read " + std::to_string(i));
-        cgroups.setMemory(kPodDir, usageAt(i), inactiveAt(i));
+        cgroups.setMemory(kWorkingSetPodDir, usageAt(i), inactiveAt(i));
         const uint64_t refreshed_at = 1 + (i - 1) / c.every * c.every;
-        const Result<uint64_t> working_set = reader->memoryWorkingSetBytes(kPodDir);
+        const Result<uint64_t> working_set = reader->memoryWorkingSetBytes(kWorkingSetPodDir);
         ASSERT_TRUE(working_set.ok()) << working_set.status();
         EXPECT_EQ(*working_set, usageAt(i) - inactiveAt(refreshed_at));
       }
@@ -157,12 +157,12 @@ TEST(WorkingSetReaderTest, RemovedCgroupIsForgotten) {
     FakeRoot root;
     FakeCgroups cgroups(root, layout.version, layout.cpuacct_mount);
     const auto reader = newCgroupReader(cgroups.paths(), layout.version);
-    cgroups.setMemory(kPodDir, kGiB, 100 * kMiB);
-    ASSERT_EQ(*reader->memoryWorkingSetBytes(kPodDir), kGiB - 100 * kMiB);
-    cgroups.remove(kPodDir);
-    EXPECT_EQ(reader->memoryWorkingSetBytes(kPodDir).status().code(), StatusCode::kNotFound);
-    cgroups.setMemory(kPodDir, kGiB, 300 * kMiB);
-    const Result<uint64_t> working_set = reader->memoryWorkingSetBytes(kPodDir);
+    cgroups.setMemory(kWorkingSetPodDir, kGiB, 100 * kMiB);
+    ASSERT_EQ(*reader->memoryWorkingSetBytes(kWorkingSetPodDir), kGiB - 100 * kMiB);
+    cgroups.remove(kWorkingSetPodDir);
+    EXPECT_EQ(reader->memoryWorkingSetBytes(kWorkingSetPodDir).status().code(), StatusCode::kNotFound);
+    cgroups.setMemory(kWorkingSetPodDir, kGiB, 300 * kMiB);
+    const Result<uint64_t> working_set = reader->memoryWorkingSetBytes(kWorkingSetPodDir);
     ASSERT_TRUE(working_set.ok()) << working_set.status();
     EXPECT_EQ(*working_set, kGiB - 300 * kMiB);
   }

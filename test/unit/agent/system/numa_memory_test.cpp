@@ -16,7 +16,7 @@ using testing::FakeRoot;
 using ::testing::HasSubstr;
 using testing::SyntheticTopology;
 
-constexpr int64_t kKiB = 1024;
+constexpr int64_t kNumaKiB = 1024;
 
 // The captures' nodeN/meminfo (sys/numa.tsv) and /proc/meminfo were not read at the same moment
 // and disagree (the node file reports far less memory); discovery reads the node file when there
@@ -26,7 +26,7 @@ TEST(NumaMemoryTest, EpycCaptureGolden) {
   ASSERT_TRUE(testing::loadCapture(root, "epyc-2cpu-cgroup1"));
   auto memory = discoverNumaMemory(root.path());
   ASSERT_TRUE(memory.ok()) << memory.status();
-  EXPECT_EQ(*memory, (std::vector<NumaMemory>{{0, 4548384 * kKiB, 4017232 * kKiB}}));
+  EXPECT_EQ(*memory, (std::vector<NumaMemory>{{0, 4548384 * kNumaKiB, 4017232 * kNumaKiB}}));
 }
 
 TEST(NumaMemoryTest, H200CaptureGolden) {
@@ -34,7 +34,7 @@ TEST(NumaMemoryTest, H200CaptureGolden) {
   ASSERT_TRUE(testing::loadCapture(root, "h200-gpu-cgroup2"));
   auto memory = discoverNumaMemory(root.path());
   ASSERT_TRUE(memory.ok()) << memory.status();
-  EXPECT_EQ(*memory, (std::vector<NumaMemory>{{0, 4550128 * kKiB, 3293360 * kKiB}}));
+  EXPECT_EQ(*memory, (std::vector<NumaMemory>{{0, 4550128 * kNumaKiB, 3293360 * kNumaKiB}}));
 }
 
 TEST(NumaMemoryTest, CapturesWithoutNodeFolderReadProcMeminfo) {
@@ -50,7 +50,7 @@ TEST(NumaMemoryTest, CapturesWithoutNodeFolderReadProcMeminfo) {
     ASSERT_TRUE(testing::loadCapture(root, c.capture, /*numa=*/false));
     auto memory = discoverNumaMemory(root.path());
     ASSERT_TRUE(memory.ok()) << memory.status();
-    EXPECT_EQ(*memory, (std::vector<NumaMemory>{{0, c.total_kb * kKiB, c.free_kb * kKiB}}));
+    EXPECT_EQ(*memory, (std::vector<NumaMemory>{{0, c.total_kb * kNumaKiB, c.free_kb * kNumaKiB}}));
   }
 }
 
@@ -63,8 +63,8 @@ TEST(NumaMemoryTest, SyntheticFourNodes) {
   std::vector<NumaMemory> want;
   want.reserve(4);
   for (int32_t node = 0; node < 4; ++node) {
-    want.push_back({node, (synthetic.node_mem_total_kb + int64_t{node} * 1024) * kKiB,
-                    (synthetic.node_mem_free_kb + int64_t{node} * 512) * kKiB});
+    want.push_back({node, (synthetic.node_mem_total_kb + int64_t{node} * 1024) * kNumaKiB,
+                    (synthetic.node_mem_free_kb + int64_t{node} * 512) * kNumaKiB});
   }
   EXPECT_EQ(*memory, want);
 }
@@ -79,9 +79,9 @@ TEST(NumaMemoryTest, NodesSortedNumerically) {
   }
   auto memory = discoverNumaMemory(root.path());
   ASSERT_TRUE(memory.ok()) << memory.status();
-  EXPECT_EQ(*memory, (std::vector<NumaMemory>{{1, 100 * kKiB, 1 * kKiB},
-                                              {2, 200 * kKiB, 2 * kKiB},
-                                              {10, 1000 * kKiB, 10 * kKiB}}));
+  EXPECT_EQ(*memory, (std::vector<NumaMemory>{{1, 100 * kNumaKiB, 1 * kNumaKiB},
+                                              {2, 200 * kNumaKiB, 2 * kNumaKiB},
+                                              {10, 1000 * kNumaKiB, 10 * kNumaKiB}}));
 }
 
 TEST(NumaMemoryTest, NoNodeFolderIsNodeZeroFromProcMeminfo) {
@@ -93,10 +93,10 @@ TEST(NumaMemoryTest, NoNodeFolderIsNodeZeroFromProcMeminfo) {
   ASSERT_TRUE(memory.ok()) << memory.status();
   const int64_t total_kb = 4 * synthetic.node_mem_total_kb + int64_t{0 + 1 + 2 + 3} * 1024;
   const int64_t free_kb = 4 * synthetic.node_mem_free_kb + int64_t{0 + 1 + 2 + 3} * 512;
-  EXPECT_EQ(*memory, (std::vector<NumaMemory>{{0, total_kb * kKiB, free_kb * kKiB}}));
+  EXPECT_EQ(*memory, (std::vector<NumaMemory>{{0, total_kb * kNumaKiB, free_kb * kNumaKiB}}));
 }
 
-struct ErrorCase {
+struct NumaErrorCase {
   const char* name;
   std::function<void(const FakeRoot&)> mutate;
   StatusCode code;
@@ -106,7 +106,7 @@ struct ErrorCase {
 
 TEST(NumaMemoryTest, ErrorsNameTheFile) {
   const std::string node = "sys/devices/system/node/";
-  const std::vector<ErrorCase> cases = {
+  const std::vector<NumaErrorCase> cases = {
       {"missing node meminfo", [&](const FakeRoot& r) { r.remove(node + "node2/meminfo"); },
        StatusCode::kNotFound, "sys/devices/system/node/node2/meminfo", "no such file"},
       {"no MemFree",
@@ -137,7 +137,7 @@ TEST(NumaMemoryTest, ErrorsNameTheFile) {
        },
        StatusCode::kInvalidArgument, "proc/meminfo", "no MemTotal"},
   };
-  for (const ErrorCase& c : cases) {
+  for (const NumaErrorCase& c : cases) {
     SCOPED_TRACE(c.name);
     FakeRoot root;
     testing::writeSynthetic(root, SyntheticTopology{});

@@ -28,7 +28,7 @@ constexpr const char* kSchedulerArgs = R"({
   "NodeNames": ["n1", "n2", "n3"]
 })";
 
-constexpr const char* kFullArgs = R"({
+constexpr const char* kDecoderFullArgs = R"({
   "Pod": {"metadata": {"name": "p", "namespace": "ns"}, "spec": {"containers": [{"name": "c"}]}},
   "Nodes": {"metadata": {}, "items": [
     {"metadata": {"name": "n1", "labels": {"zone": "a"}},
@@ -53,7 +53,7 @@ ExtenderArgs treeDecode(const char* text) {
 }
 
 TEST(ExtenderArgsDecoderTest, GivesWhatTheTreeDecoderGivesWithoutManagedFields) {
-  for (const char* text : {kSchedulerArgs, kFullArgs}) {
+  for (const char* text : {kSchedulerArgs, kDecoderFullArgs}) {
     auto args = decodeExtenderArgs(text);
     ASSERT_TRUE(args.ok()) << args.status();
     EXPECT_EQ(*args, treeDecode(text))

@@ -13,7 +13,7 @@ namespace koord::api::extender {
 namespace {
 
 // What kube-scheduler v1.36 sends to prioritize of a nodeCacheCapable extender (shortened).
-constexpr const char* kSchedulerArgs = R"({"Pod":{"metadata":{"name":"p","namespace":"ns",)"
+constexpr const char* kKeyScanArgs = R"({"Pod":{"metadata":{"name":"p","namespace":"ns",)"
                                        R"("uid":"0f6c1d2e-aaaa","resourceVersion":"4711",)"
                                        R"("creationTimestamp":"2026-11-27T10:00:00Z",)"
                                        R"("labels":{"app":"web","note":"caf\u00e9 \u2603 €"},)"
@@ -26,13 +26,13 @@ constexpr const char* kSchedulerArgs = R"({"Pod":{"metadata":{"name":"p","namesp
                                        R"("Nodes":null,"NodeNames":["n1","n2","n3"]})";
 
 TEST(ExtenderArgsKeyTest, ReadsThePodAndNamesOfWhatKubeSchedulerSends) {
-  auto key = scanExtenderArgsKey(kSchedulerArgs);
+  auto key = scanExtenderArgsKey(kKeyScanArgs);
   ASSERT_TRUE(key.has_value());
   EXPECT_EQ(key->pod_uid, "0f6c1d2e-aaaa");
   EXPECT_EQ(key->pod_resource_version, "4711");
   EXPECT_EQ(key->node_names, (std::vector<std::string>{"n1", "n2", "n3"}));
 
-  auto full = decodeExtenderArgs(kSchedulerArgs);
+  auto full = decodeExtenderArgs(kKeyScanArgs);
   ASSERT_TRUE(full.ok()) << full.status();
   EXPECT_EQ(full->pod.metadata.uid, key->pod_uid);
   EXPECT_EQ(full->pod.metadata.resourceVersion, key->pod_resource_version);

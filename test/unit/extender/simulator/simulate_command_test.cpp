@@ -16,7 +16,7 @@ namespace koord::extender::simulator {
 namespace {
 
 const std::string kSourceDir = KOORD_SOURCE_DIR;
-const std::string kExample = kSourceDir + "/deploy/examples/simulator/cluster.yaml";
+const std::string kSimulateExample = kSourceDir + "/deploy/examples/simulator/cluster.yaml";
 const std::string kGolden =
     kSourceDir + "/test/unit/extender/simulator/testdata/cluster.golden.txt";
 
@@ -47,7 +47,7 @@ std::string relativize(std::string text) {
 }
 
 TEST(SimulateCommandTest, ExampleMatchesGolden) {
-  CommandRun run = simulateWith({"-f", kExample});
+  CommandRun run = simulateWith({"-f", kSimulateExample});
   ASSERT_EQ(run.code, 0) << run.err;
   const std::string got = relativize(run.out);
   if (std::getenv("KOORD_UPDATE_GOLDEN") != nullptr) {
@@ -61,11 +61,11 @@ TEST(SimulateCommandTest, ExampleMatchesGolden) {
 }
 
 TEST(SimulateCommandTest, StructuredOutputsCarryTheSameResult) {
-  CommandRun json_run = simulateWith({"--filename=" + kExample, "-o", "json"});
+  CommandRun json_run = simulateWith({"--filename=" + kSimulateExample, "-o", "json"});
   ASSERT_EQ(json_run.code, 0) << json_run.err;
   auto json = api::parseJson(json_run.out);
   ASSERT_TRUE(json.ok()) << json.status();
-  CommandRun yaml_run = simulateWith({"-f", kExample, "--output=yaml"});
+  CommandRun yaml_run = simulateWith({"-f", kSimulateExample, "--output=yaml"});
   ASSERT_EQ(yaml_run.code, 0) << yaml_run.err;
   auto docs = config::parseYamlDocuments(yaml_run.out, "out.yaml");
   ASSERT_TRUE(docs.ok()) << docs.status();
@@ -106,10 +106,10 @@ TEST(SimulateCommandTest, Errors) {
   const std::vector<Case> cases = {
       {{}, 2, "no input: give at least one -f <file>"},
       {{"-f"}, 2, "flag -f needs a value"},
-      {{"-f", kExample, "-o", "xml"}, 2, "flag --output must be table, json or yaml, got 'xml'"},
+      {{"-f", kSimulateExample, "-o", "xml"}, 2, "flag --output must be table, json or yaml, got 'xml'"},
       {{"--frobnicate"}, 2, "unknown argument '--frobnicate'"},
       {{"-f", dir + "/missing.yaml"}, 1, dir + "/missing.yaml"},
-      {{"-f", kExample, "-f", bad}, 1, bad + ": line 5: unknown field \"bogus\""},
+      {{"-f", kSimulateExample, "-f", bad}, 1, bad + ": line 5: unknown field \"bogus\""},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.want_err);
