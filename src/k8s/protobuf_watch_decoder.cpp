@@ -155,8 +155,8 @@ Status ProtobufWatchDecoder::finish() const {
     return error_;
   }
   if (!buffer_.empty()) {
-    return protobufDecodeError("the stream ended inside an event (" + std::to_string(buffer_.size()) +
-                       " bytes buffered)");
+    return protobufDecodeError("the stream ended inside an event (" +
+                               std::to_string(buffer_.size()) + " bytes buffered)");
   }
   return Status::ok();
 }

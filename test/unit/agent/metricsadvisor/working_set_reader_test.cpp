@@ -25,7 +25,8 @@ using testing::kLayouts;
 using testing::kMiB;
 using testing::Layout;
 
-constexpr const char* kWorkingSetPodDir = "kubepods/burstable/pod0c1d2e3f-1111-4222-8333-444455556666";
+constexpr const char* kWorkingSetPodDir =
+    "kubepods/burstable/pod0c1d2e3f-1111-4222-8333-444455556666";
 
 // What the i-th read (from 1) writes: the usage grows by 1 MiB a read, the inactive file cache
 // by 10 MiB, so every read can tell which memory.stat its figure came from.
@@ -160,7 +161,8 @@ TEST(WorkingSetReaderTest, RemovedCgroupIsForgotten) {
     cgroups.setMemory(kWorkingSetPodDir, kGiB, 100 * kMiB);
     ASSERT_EQ(*reader->memoryWorkingSetBytes(kWorkingSetPodDir), kGiB - 100 * kMiB);
     cgroups.remove(kWorkingSetPodDir);
-    EXPECT_EQ(reader->memoryWorkingSetBytes(kWorkingSetPodDir).status().code(), StatusCode::kNotFound);
+    EXPECT_EQ(reader->memoryWorkingSetBytes(kWorkingSetPodDir).status().code(),
+              StatusCode::kNotFound);
     cgroups.setMemory(kWorkingSetPodDir, kGiB, 300 * kMiB);
     const Result<uint64_t> working_set = reader->memoryWorkingSetBytes(kWorkingSetPodDir);
     ASSERT_TRUE(working_set.ok()) << working_set.status();

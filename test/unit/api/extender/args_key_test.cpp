@@ -14,16 +14,16 @@ namespace {
 
 // What kube-scheduler v1.36 sends to prioritize of a nodeCacheCapable extender (shortened).
 constexpr const char* kKeyScanArgs = R"({"Pod":{"metadata":{"name":"p","namespace":"ns",)"
-                                       R"("uid":"0f6c1d2e-aaaa","resourceVersion":"4711",)"
-                                       R"("creationTimestamp":"2026-11-27T10:00:00Z",)"
-                                       R"("labels":{"app":"web","note":"caf\u00e9 \u2603 €"},)"
-                                       R"("managedFields":[{"manager":"kubectl","fieldsV1":)"
-                                       R"({"f:spec":{"k:{\"name\":\"c\"}":{}}}}]},)"
-                                       R"("spec":{"containers":[{"name":"c","resources":)"
-                                       R"({"requests":{"cpu":"250m"}}}],"priority":-12.5e+3,)"
-                                       R"("enableServiceLinks":true,"hostNetwork":false,)"
-                                       R"("overhead":null},"status":{"phase":"Pending"}},)"
-                                       R"("Nodes":null,"NodeNames":["n1","n2","n3"]})";
+                                     R"("uid":"0f6c1d2e-aaaa","resourceVersion":"4711",)"
+                                     R"("creationTimestamp":"2026-11-27T10:00:00Z",)"
+                                     R"("labels":{"app":"web","note":"caf\u00e9 \u2603 €"},)"
+                                     R"("managedFields":[{"manager":"kubectl","fieldsV1":)"
+                                     R"({"f:spec":{"k:{\"name\":\"c\"}":{}}}}]},)"
+                                     R"("spec":{"containers":[{"name":"c","resources":)"
+                                     R"({"requests":{"cpu":"250m"}}}],"priority":-12.5e+3,)"
+                                     R"("enableServiceLinks":true,"hostNetwork":false,)"
+                                     R"("overhead":null},"status":{"phase":"Pending"}},)"
+                                     R"("Nodes":null,"NodeNames":["n1","n2","n3"]})";
 
 TEST(ExtenderArgsKeyTest, ReadsThePodAndNamesOfWhatKubeSchedulerSends) {
   auto key = scanExtenderArgsKey(kKeyScanArgs);

@@ -106,7 +106,9 @@ TEST(SimulateCommandTest, Errors) {
   const std::vector<Case> cases = {
       {{}, 2, "no input: give at least one -f <file>"},
       {{"-f"}, 2, "flag -f needs a value"},
-      {{"-f", kSimulateExample, "-o", "xml"}, 2, "flag --output must be table, json or yaml, got 'xml'"},
+      {{"-f", kSimulateExample, "-o", "xml"},
+       2,
+       "flag --output must be table, json or yaml, got 'xml'"},
       {{"--frobnicate"}, 2, "unknown argument '--frobnicate'"},
       {{"-f", dir + "/missing.yaml"}, 1, dir + "/missing.yaml"},
       {{"-f", kSimulateExample, "-f", bad}, 1, bad + ": line 5: unknown field \"bogus\""},
