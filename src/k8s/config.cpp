@@ -13,7 +13,7 @@
 namespace koord::k8s {
 namespace {
 
-using Json = nlohmann::json;
+using KubeJson = nlohmann::json;
 
 // Locates a field in the kubeconfig document and reports errors that name the file, the field
 // path and the line.
@@ -38,14 +38,14 @@ class KubeconfigReader {
   [[nodiscard]] Result<size_t> findNamed(const char* list, const std::string& name,
                                          const std::string& referrer,
                                          const std::string& referrer_pointer) const {
-    const Json& root = doc_.value;
+    const KubeJson& root = doc_.value;
     if (root.contains(list)) {
-      const Json& items = root[list];
+      const KubeJson& items = root[list];
       if (!items.is_array()) {
         return error(list, std::string("/") + list, "expected a list");
       }
       for (size_t i = 0; i < items.size(); ++i) {
-        const Json& item = items[i];
+        const KubeJson& item = items[i];
         if (item.is_object() && item.contains("name") && item["name"].is_string() &&
             item["name"].get<std::string>() == name) {
           return i;
@@ -60,11 +60,11 @@ class KubeconfigReader {
   // A string field of the object at `pointer`; nullopt when absent or null.
   [[nodiscard]] Result<std::optional<std::string>> stringAt(const std::string& field,
                                                             const std::string& pointer) const {
-    const Json::json_pointer ptr(pointer);
+    const KubeJson::json_pointer ptr(pointer);
     if (!doc_.value.contains(ptr) || doc_.value.at(ptr).is_null()) {
       return std::optional<std::string>();
     }
-    const Json& v = doc_.value.at(ptr);
+    const KubeJson& v = doc_.value.at(ptr);
     if (!v.is_string()) {
       return error(field, pointer, "expected a string");
     }
@@ -72,11 +72,11 @@ class KubeconfigReader {
   }
 
   [[nodiscard]] Result<bool> boolAt(const std::string& field, const std::string& pointer) const {
-    const Json::json_pointer ptr(pointer);
+    const KubeJson::json_pointer ptr(pointer);
     if (!doc_.value.contains(ptr) || doc_.value.at(ptr).is_null()) {
       return false;
     }
-    const Json& v = doc_.value.at(ptr);
+    const KubeJson& v = doc_.value.at(ptr);
     if (!v.is_boolean()) {
       return error(field, pointer, "expected true or false");
     }
@@ -84,7 +84,7 @@ class KubeconfigReader {
   }
 
   [[nodiscard]] bool has(const std::string& pointer) const {
-    const Json::json_pointer ptr(pointer);
+    const KubeJson::json_pointer ptr(pointer);
     return doc_.value.contains(ptr) && !doc_.value.at(ptr).is_null();
   }
 
