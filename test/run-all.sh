@@ -28,6 +28,16 @@ stage "test: asan (unit tests under AddressSanitizer and UndefinedBehaviorSaniti
 ctest --preset asan --label-regex unit
 stage "test: default (every test: unit, integration, lint, fuzz replay, benchmark smoke)"
 ctest --preset default
+# A unit-test binary missing from koord_unit_tests would be skipped under ASan without a word
+# (ctest lists it as <name>_NOT_BUILT, with no label): the two presets must list the same tests.
+unit_count() { ctest --preset "$1" -N --label-regex unit | awk '/^Total Tests:/ {print $3}'; }
+asan_units="$(unit_count asan)"
+default_units="$(unit_count default)"
+if [ "$asan_units" != "$default_units" ]; then
+  echo "run-all: ASan ran $asan_units unit tests, default has $default_units: a unit-test binary" \
+    "is missing from the koord_unit_tests target" >&2
+  exit 1
+fi
 stage "fuzz: every libFuzzer target for a bounded time (clang 14; g++ has no libFuzzer)"
 bash test/fuzz/run-libfuzzer.sh "${KOORD_FUZZ_SECONDS:-30}"
 stage "done: every stage passed"

@@ -20,6 +20,7 @@ inline constexpr int kMaxPow10 = 38;
 inline UInt128 magnitude(Int128 v) {
   return v < 0 ? -static_cast<UInt128>(v) : static_cast<UInt128>(v);
 }
+
 // 10^n for 0 <= n <= 38.
 UInt128 pow10(int n);
 // Number of decimal digits of v (1 for 0).

@@ -18,7 +18,11 @@ for entry in json.load(open(sys.argv[2])):
     f = entry["file"]
     if f.startswith(root + "/") and "/build/" not in f and "/test/" not in f:
         print(f)' "$root" "$build/compile_commands.json" | sort -u)
-[ ${#files[@]} -gt 0 ] || { echo "no koord source file in $build/compile_commands.json (a unity build? configure with -DKOORD_UNITY_BUILD=OFF)" >&2; exit 2; }
+if [ ${#files[@]} -eq 0 ]; then
+  echo "no koord source file in $build/compile_commands.json" \
+    "(a unity build? configure with -DKOORD_UNITY_BUILD=OFF)" >&2
+  exit 2
+fi
 printf '%s\n' "${files[@]}" | xargs -P 2 -n 1 clang-tidy -p "$build" --quiet > "$build/clang-tidy.log" 2>&1 || true
 errors="$(grep -cE '(warning|error): .*\[[a-z-]+.*\]$' "$build/clang-tidy.log" || true)"
 grep -E '(warning|error): .*\[[a-z-]+.*\]$' "$build/clang-tidy.log" | sort -u || true
