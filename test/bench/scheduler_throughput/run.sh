@@ -7,7 +7,8 @@
 #
 #   bash test/bench/scheduler_throughput/run.sh --extender build/default/extender/koord-extender
 #        [--nodes 1000] [--pods 5000] [--runs 1] [--kwok-pods] [--no-batching] [--no-plugins]
-#        [--verbs all|filter|bind] [--cpus CONTROL:SCHEDULER] [--scheduler-config FILE]
+#        [--verbs all|filter|bind] [--cpus CONTROL:SCHEDULER] [--extender-cpus LIST]
+#        [--scheduler-config FILE]
 #
 # kube-scheduler (1.35+) reuses a pod's result for the identical pods after it (the
 # OpportunisticBatching feature) but turns that off for any profile with extenders; --no-batching
@@ -33,6 +34,16 @@
 # koord-extender to SCHEDULER: the koord-scheduler pod on CPUs of its own, as on a cluster where
 # the control plane does not share the scheduler's cores. Unpinned, all of them share every core.
 #
+# --extender-cpus LIST (with --cpus) pins koord-extender apart from kube-scheduler, e.g. --cpus 0:1
+# --extender-cpus 0 gives kube-scheduler CPU 1 alone: what kube-scheduler itself spends on talking
+# to an extender, with no extender sharing its core.
+#
+# Under --cpus with one scheduler CPU, each run also prints ratio_ceiling_kube_scheduler_cpu: the
+# plain run's wall time over the CPU seconds kube-scheduler alone used in the extender's run. On
+# one CPU kube-scheduler cannot finish faster than its own CPU time, and that time includes its
+# side of every extender call (encoding the pod and names, its HTTP client, decoding the replies),
+# so no extender, however cheap, gets a ratio above this figure on the machine measured.
+#
 # --scheduler-config FILE measures another KubeSchedulerConfiguration in place of the chart's (its
 # extenders' 127.0.0.1:10262 is pointed at this run's koord-extender, as for the chart's).
 set -euo pipefail
@@ -40,10 +51,10 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 extender_bin="" nodes=1000 pods=5000 runs=1 kwok_mode=--kwok-nodes-only plugins_line="" verbs=all
 scheduler_config="$root/deploy/scheduler-config/scheduler-config.yaml"
-control_cpus="" scheduler_cpus=""
+control_cpus="" scheduler_cpus="" extender_cpus=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --extender | --nodes | --pods | --runs | --verbs | --cpus | --scheduler-config)
+    --extender | --nodes | --pods | --runs | --verbs | --cpus | --extender-cpus | --scheduler-config)
       [ $# -ge 2 ] || { echo "$1 needs a value" >&2; exit 2; } ;;
   esac
   case "$1" in
@@ -60,6 +71,9 @@ while [ $# -gt 0 ]; do
     --cpus)
       [[ "$2" =~ ^[0-9,-]+:[0-9,-]+$ ]] || { echo "--cpus takes CONTROL:SCHEDULER, e.g. 0:1" >&2; exit 2; }
       control_cpus="${2%%:*}" scheduler_cpus="${2#*:}" ;;
+    --extender-cpus)
+      [[ "$2" =~ ^[0-9,-]+$ ]] || { echo "--extender-cpus takes a CPU list, e.g. 0" >&2; exit 2; }
+      extender_cpus="$2" ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
   shift 2
@@ -72,14 +86,19 @@ case "$verbs" in
 esac
 [ -x "$extender_bin" ] || { echo "pass --extender PATH (the koord-extender binary)" >&2; exit 2; }
 [ -r "$scheduler_config" ] || { echo "cannot read --scheduler-config $scheduler_config" >&2; exit 2; }
-# Prefix of the commands that start kube-scheduler and koord-extender: their CPUs under --cpus.
-on_scheduler_cpus=()
+if [ -n "$extender_cpus" ] && [ -z "$control_cpus" ]; then
+  echo "--extender-cpus needs --cpus" >&2; exit 2
+fi
+# Prefixes of the commands that start kube-scheduler and koord-extender: their CPUs under --cpus.
+on_scheduler_cpus=() on_extender_cpus=()
 if [ -n "$control_cpus" ]; then
   on_scheduler_cpus=(taskset -c "$scheduler_cpus")
+  on_extender_cpus=(taskset -c "${extender_cpus:-$scheduler_cpus}")
   # Everything this script starts from here on (kubectl, the watch that times the runs, the
   # control plane) inherits the control plane's CPUs.
   taskset -p -c "$control_cpus" $$ >/dev/null || { echo "taskset cannot pin to $control_cpus" >&2; exit 2; }
   "${on_scheduler_cpus[@]}" true || { echo "taskset cannot pin to $scheduler_cpus" >&2; exit 2; }
+  "${on_extender_cpus[@]}" true || { echo "taskset cannot pin to $extender_cpus" >&2; exit 2; }
 fi
 dir="$(mktemp -d /tmp/koord-sched-bench.XXXXXX)"
 extender_pid=""
@@ -188,12 +207,14 @@ measure() {
     report="$report ${entry%%:*}=$(python3 -c "print(round($(cpu_seconds "${entry#*:}") - ${before[$entry]}, 1))")"
   done
   echo "cpu_seconds_$2: $report (wall $(python3 -c "print(round($end - $start, 1))"))" >&2
+  # For the ceiling below: kube-scheduler's own CPU seconds and the wall time of this run.
+  python3 -c "print($(cpu_seconds "$scheduler_pid") - $scheduler_before, $end - $start)" >"$dir/figures_$2"
   bash "$root/test/controlplane/cluster.sh" stop-scheduler "$dir" >/dev/null
   python3 -c "print(round($pods / ($end - $start), 1))"
 }
 
 start_extender() {
-  "${on_scheduler_cpus[@]}" "$extender_bin" --config "$dir/extender-config.yaml" --log-level warn \
+  "${on_extender_cpus[@]}" "$extender_bin" --config "$dir/extender-config.yaml" --log-level warn \
     >"$dir/extender.log" 2>&1 &
   extender_pid=$!
   for _ in $(seq 1 600); do
@@ -218,7 +239,7 @@ stop_extender() {
 # Odd runs measure without the extender first, even runs with it first: the cluster's history
 # (etcd's revisions, the apiserver's caches) grows with every run, so a fixed order would favour
 # whichever comes first.
-ratios=()
+ratios=() ceilings=()
 for run in $(seq 1 "$runs"); do
   if [ $((run % 2)) -eq 1 ]; then
     plain="$(measure "$dir/plain.yaml" without_extender)"
@@ -233,6 +254,17 @@ for run in $(seq 1 "$runs"); do
   fi
   ratio="$(python3 -c "print(round($with / $plain, 3))")"
   ratios+=("$ratio")
+  # With kube-scheduler confined to one CPU it cannot place the pods faster than its own CPU time:
+  # the plain run's wall time over the CPU seconds kube-scheduler itself used in the extender's run
+  # is the ratio even an extender that used no CPU at all could reach (the extender's share of
+  # kube-scheduler's work, encoding requests and decoding replies, is in those seconds).
+  ceiling=""
+  if [ -n "$scheduler_cpus" ] && [[ "$scheduler_cpus" =~ ^[0-9]+$ ]]; then
+    read -r _ plain_wall <"$dir/figures_without_extender"
+    read -r scheduler_cpu _ <"$dir/figures_with_extender"
+    ceiling="$(python3 -c "print(round(min($plain_wall / max($scheduler_cpu, 1e-9), 9.999), 3))")"
+    ceilings+=("$ceiling")
+  fi
   echo "run: $run"
   echo "nodes: $nodes"
   echo "pods: $pods"
@@ -241,13 +273,22 @@ for run in $(seq 1 "$runs"); do
   echo "extender_verbs: $verbs"
   echo "scheduler_flags: ${KOORD_SCHEDULER_FLAGS:-none}"
   if [ -n "$control_cpus" ]; then
-    echo "cpus: control plane $control_cpus, kube-scheduler and koord-extender $scheduler_cpus"
+    if [ -n "$extender_cpus" ]; then
+      echo "cpus: control plane $control_cpus, kube-scheduler $scheduler_cpus, koord-extender $extender_cpus"
+    else
+      echo "cpus: control plane $control_cpus, kube-scheduler and koord-extender $scheduler_cpus"
+    fi
   else
     echo "cpus: shared"
   fi
   echo "pods_per_second_without_extender: $plain"
   echo "pods_per_second_with_extender: $with"
   echo "ratio_with_over_without: $ratio"
+  [ -n "$ceiling" ] && echo "ratio_ceiling_kube_scheduler_cpu: $ceiling"
 done
-[ "$runs" -gt 1 ] && python3 -c "import statistics, sys; print('median_ratio:', round(statistics.median(map(float, sys.argv[1:])), 3))" "${ratios[@]}"
+median() { python3 -c "import statistics, sys; print('$1:', round(statistics.median(map(float, sys.argv[1:])), 3))" "${@:2}"; }
+if [ "$runs" -gt 1 ]; then
+  median median_ratio "${ratios[@]}"
+  [ ${#ceilings[@]} -gt 0 ] && median median_ratio_ceiling_kube_scheduler_cpu "${ceilings[@]}"
+fi
 exit 0
