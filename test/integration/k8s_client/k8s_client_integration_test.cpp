@@ -264,6 +264,13 @@ TEST_F(K8sClientIntegrationTest, BindPodToNode) {
   auto pod = client_->create(kPods, ns_, Json::parse(R"({"metadata":{"name":"p"},
       "spec":{"schedulerName":"none","containers":[{"name":"c","image":"x"}]}})"));
   ASSERT_TRUE(pod.ok()) << pod.status();
+  // The binding travels in protobuf: a UID that is not the pod's must reach kube-apiserver and be
+  // refused there, leaving the pod unbound.
+  const Status wrong_uid = client_->bind(ns_, "p", "not-the-pods-uid", node);
+  EXPECT_TRUE(isConflict(wrong_uid)) << wrong_uid;
+  auto unbound = client_->get(kPods, ns_, "p");
+  ASSERT_TRUE(unbound.ok());
+  EXPECT_FALSE((*unbound)["spec"].contains("nodeName"));
   ASSERT_TRUE(client_->bind(ns_, "p", (*pod)["metadata"]["uid"], node).isOk());
   auto bound = client_->get(kPods, ns_, "p");
   ASSERT_TRUE(bound.ok());
