@@ -2,8 +2,6 @@
 
 #include <utility>
 
-#include "koord/k8s/protobuf_binding.hpp"
-
 namespace koord::k8s {
 namespace {
 
@@ -191,12 +189,8 @@ Result<Json> RestApiClient::patch(const GroupVersionResource& gvr, const std::st
 
 Status RestApiClient::bind(const std::string& ns, const std::string& pod, const std::string& uid,
                            const std::string& node) {
-  // The body in protobuf (kube-apiserver decodes it without a JSON parse and a field-validation
-  // pass); the reply is JSON still (Accept), and only an error's is read.
-  return rest_
-      ->request("POST", resourcePath(kPods, ns, pod, "binding"),
-                encodeBindingProtobuf(ns, pod, uid, node), kProtobufContentType, defaults_)
-      .status();
+  const Json body = api::core::toJson(api::core::makeBinding(ns, pod, uid, node));
+  return send("POST", resourcePath(kPods, ns, pod, "binding"), &body).status();
 }
 
 Status RestApiClient::evict(const std::string& ns, const std::string& pod,

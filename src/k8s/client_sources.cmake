@@ -5,6 +5,5 @@ list(APPEND KOORD_K8S_SOURCES
   ${CMAKE_CURRENT_SOURCE_DIR}/errors.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/rate_limiter.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/rest_client.cpp
-  ${CMAKE_CURRENT_SOURCE_DIR}/protobuf_binding.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/resource.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/client.cpp)

@@ -264,7 +264,7 @@ TEST_F(K8sClientIntegrationTest, BindPodToNode) {
   auto pod = client_->create(kPods, ns_, Json::parse(R"({"metadata":{"name":"p"},
       "spec":{"schedulerName":"none","containers":[{"name":"c","image":"x"}]}})"));
   ASSERT_TRUE(pod.ok()) << pod.status();
-  // The binding travels in protobuf: a UID that is not the pod's must reach kube-apiserver and be
+  // The binding carries the pod's UID: one that is not the pod's must reach kube-apiserver and be
   // refused there, leaving the pod unbound.
   const Status wrong_uid = client_->bind(ns_, "p", "not-the-pods-uid", node);
   EXPECT_TRUE(isConflict(wrong_uid)) << wrong_uid;

@@ -11,7 +11,6 @@
 #include "koord/api/core/pod.hpp"
 #include "koord/http/server.hpp"
 #include "koord/k8s/errors.hpp"
-#include "koord/k8s/protobuf_binding.hpp"
 
 namespace koord::k8s {
 namespace {
@@ -146,9 +145,10 @@ TEST_F(RestApiClientTest, WriteVerbs) {
             StatusCode::kInvalidArgument);
 
   ASSERT_TRUE(client().bind("ns", "p", "uid-1", "node-a").isOk());
-  EXPECT_EQ(last().header("Content-Type"), kProtobufContentType);
-  EXPECT_EQ(last().header("Accept"), "application/json");
-  EXPECT_EQ(last().body, encodeBindingProtobuf("ns", "p", "uid-1", "node-a"));
+  const Json binding = api::parseJson(last().body).value();
+  EXPECT_EQ(binding["kind"], "Binding");
+  EXPECT_EQ(binding["target"]["name"], "node-a");
+  EXPECT_EQ(binding["metadata"]["uid"], "uid-1");
 
   api::core::Event ev;
   ev.metadata.generateName = "p.";
