@@ -284,11 +284,11 @@ for run in $(seq 1 "$runs"); do
   echo "pods_per_second_without_extender: $plain"
   echo "pods_per_second_with_extender: $with"
   echo "ratio_with_over_without: $ratio"
-  [ -n "$ceiling" ] && echo "ratio_ceiling_kube_scheduler_cpu: $ceiling"
+  if [ -n "$ceiling" ]; then echo "ratio_ceiling_kube_scheduler_cpu: $ceiling"; fi
 done
 median() { python3 -c "import statistics, sys; print('$1:', round(statistics.median(map(float, sys.argv[1:])), 3))" "${@:2}"; }
 if [ "$runs" -gt 1 ]; then
   median median_ratio "${ratios[@]}"
-  [ ${#ceilings[@]} -gt 0 ] && median median_ratio_ceiling_kube_scheduler_cpu "${ceilings[@]}"
+  if [ ${#ceilings[@]} -gt 0 ]; then median median_ratio_ceiling_kube_scheduler_cpu "${ceilings[@]}"; fi
 fi
 exit 0
