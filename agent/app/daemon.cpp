@@ -31,6 +31,7 @@
 #include "koord/api/extension/cpu_topology.hpp"
 #include "koord/api/well_known.hpp"
 #include "koord/common/clock.hpp"
+#include "koord/common/thread_name.hpp"
 #include "koord/http/server.hpp"
 #include "koord/k8s/client.hpp"
 #include "koord/k8s/config.hpp"
@@ -147,7 +148,10 @@ class Daemon {
   }
 
   void start() {
-    thread_ = std::thread([this] { loop(); });
+    thread_ = std::thread([this] {
+      nameThisThread("agent-loop");
+      loop();
+    });
   }
 
   void stop() {

@@ -23,6 +23,7 @@
 #include "koord/api/core/pod.hpp"
 #include "koord/api/scheduling/reservation.hpp"
 #include "koord/common/clock.hpp"
+#include "koord/common/thread_name.hpp"
 #include "koord/k8s/client.hpp"
 #include "koord/k8s/config.hpp"
 #include "koord/k8s/event_recorder.hpp"
@@ -139,7 +140,10 @@ class ReservationLoop {
                   const config::LeaderElectionConfiguration& election, const log::Logger& logger)
       : controller_(controller) {
     if (!election.leader_elect) {
-      thread_ = std::jthread([this](const std::stop_token& stop) { controller_.run(stop); });
+      thread_ = std::jthread([this](const std::stop_token& stop) {
+        nameThisThread("koord-resv-ctrl");
+        controller_.run(stop);
+      });
       return;
     }
     k8s::LeaderElectionConfig le;
@@ -153,6 +157,7 @@ class ReservationLoop {
     le.retry_period = std::chrono::duration_cast<std::chrono::milliseconds>(election.retry_period);
     le.logger = logger;
     le.on_started_leading = [this, logger](const std::stop_token& stop) {
+      nameThisThread("koord-resv-ctrl");
       logger.info("leading: the reservation loop runs here");
       controller_.run(stop);
     };
@@ -163,7 +168,10 @@ class ReservationLoop {
       return;
     }
     elector_ = std::move(*elector);
-    thread_ = std::jthread([this] { elector_->run(); });
+    thread_ = std::jthread([this] {
+      nameThisThread("koord-elector");
+      elector_->run();
+    });
   }
   ~ReservationLoop() { stop(); }
   ReservationLoop(const ReservationLoop&) = delete;

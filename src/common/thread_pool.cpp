@@ -5,6 +5,8 @@
 #include <exception>
 #include <string>
 
+#include "koord/common/thread_name.hpp"
+
 namespace koord {
 
 struct ThreadPool::Job {
@@ -20,7 +22,10 @@ struct ThreadPool::Job {
 ThreadPool::ThreadPool(int workers) {
   threads_.reserve(static_cast<size_t>(std::max(workers, 0)));
   for (int i = 0; i < workers; ++i) {
-    threads_.emplace_back([this] { workerLoop(); });
+    threads_.emplace_back([this] {
+      nameThisThread("koord-pool");
+      workerLoop();
+    });
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <system_error>
 
+#include "koord/common/thread_name.hpp"
+
 namespace koord::http::detail {
 
 void Dispatcher::start(std::size_t threads) {
@@ -19,7 +21,10 @@ bool Dispatcher::submit(std::function<void()> task) {
     // More queued tasks than idle threads to take them: one more thread, while the pool has room.
     if (queue_.size() > idle_workers_ && workers_.size() < max_workers_) {
       try {
-        workers_.emplace_back([this] { runWorker(); });
+        workers_.emplace_back([this] {
+          nameThisThread("koord-handler");
+          runWorker();
+        });
       } catch (const std::system_error&) {
         if (workers_.empty()) {
           queue_.pop_back();  // no thread would ever run it
@@ -40,7 +45,10 @@ void Dispatcher::schedule(Clock::time_point deadline, std::function<void()> call
     }
     timers_.emplace(deadline, std::move(callback));
     if (!timer_.joinable()) {
-      timer_ = std::thread([this] { runTimer(); });
+      timer_ = std::thread([this] {
+        nameThisThread("koord-timer");
+        runTimer();
+      });
     }
   }
   timer_cv_.notify_one();

@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "connection.hpp"
+#include "koord/common/thread_name.hpp"
 #include "response_head.hpp"
 
 namespace koord::http {
@@ -174,7 +175,10 @@ Status SocketServer::start() {
   listen_fd_ = fd;
   wake_fd_ = wake;
   try {
-    acceptor_ = std::thread([this] { acceptLoop(); });
+    acceptor_ = std::thread([this] {
+      nameThisThread("koord-accept");
+      acceptLoop();
+    });
   } catch (const std::system_error& e) {
     ::close(listen_fd_);
     listen_fd_ = -1;
@@ -290,7 +294,10 @@ void SocketServer::addConnection(int fd, const sockaddr_in& peer) {
   }
   const uint64_t thread_id = next_thread_id_++;
   try {
-    threads_[thread_id] = std::thread([this, thread_id] { connectionThread(thread_id); });
+    threads_[thread_id] = std::thread([this, thread_id] {
+      nameThisThread("koord-http");
+      connectionThread(thread_id);
+    });
   } catch (const std::system_error& e) {
     threads_.erase(thread_id);
     queued_.pop_back();

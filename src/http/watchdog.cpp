@@ -1,5 +1,7 @@
 #include "watchdog.hpp"
 
+#include "koord/common/thread_name.hpp"
+
 namespace koord::http::detail {
 
 Watchdog::~Watchdog() {
@@ -19,7 +21,10 @@ Watchdog::Ticket Watchdog::arm(Clock::time_point deadline, std::function<void()>
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (!thread_.joinable()) {
-      thread_ = std::thread([this] { run(); });
+      thread_ = std::thread([this] {
+        nameThisThread("koord-watchdog");
+        run();
+      });
     }
     ticket = Ticket(deadline, next_id_++);
     // Only a deadline before the thread's next wake-up needs to wake it: with one request timeout

@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "koord/api/core/objects.hpp"
+#include "koord/common/thread_name.hpp"
 #include "koord/k8s/errors.hpp"
 #include "koord/k8s/resource.hpp"
 
@@ -81,7 +82,10 @@ EventRecorder::EventRecorder(Client& client, std::string component, std::string 
     options_.wall_clock = [] { return std::chrono::system_clock::now(); };
   }
   options_.logger = options_.logger.withFields({{"component", component_}});
-  worker_ = std::thread([this] { work(); });
+  worker_ = std::thread([this] {
+    nameThisThread("koord-events");
+    work();
+  });
 }
 
 EventRecorder::~EventRecorder() {

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "koord/common/thread_name.hpp"
 #include "koord/k8s/errors.hpp"
 #include "koord/k8s/resource.hpp"
 
@@ -147,8 +148,10 @@ void LeaderElector::run() {
   config_.logger.info("acquired lease");
   std::jthread leading_thread;
   if (config_.on_started_leading) {
-    leading_thread = std::jthread(
-        [callback = config_.on_started_leading](std::stop_token token) { callback(token); });
+    leading_thread = std::jthread([callback = config_.on_started_leading](std::stop_token token) {
+      nameThisThread("koord-leading");
+      callback(token);
+    });
   }
   const bool stopped = renewLoop();
   {

@@ -140,17 +140,24 @@ class RestClient::Impl {
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
 
+  // A handle for one request: a pooled one as its last request left it (configure() done, the
+  // per-request options to be set again by the caller), or a new one with configure() applied.
+  // Not resetting a pooled handle spares re-copying the TLS material and re-setting every option
+  // (test/bench/client/client_cost.cpp measures what a request costs the client).
   CURL* acquire() {
     {
       std::lock_guard<std::mutex> lock(pool_mu_);
       if (!idle_.empty()) {
         CURL* c = idle_.back();
         idle_.pop_back();
-        curl_easy_reset(c);
         return c;
       }
     }
-    return curl_easy_init();
+    CURL* c = curl_easy_init();
+    if (c != nullptr) {
+      configure(c);
+    }
+    return c;
   }
 
   // Takes one of max_connections request slots, waiting at most `timeout`; false when none came
@@ -179,7 +186,13 @@ class RestClient::Impl {
     slots_cv_.notify_one();
   }
 
+  // Returns a handle to the pool (or frees it when the pool is full). The options that pointed
+  // at the finished request's memory are cleared first.
   void release(CURL* c) {
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, nullptr);
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, nullptr);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, nullptr);
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, nullptr);
     std::lock_guard<std::mutex> lock(pool_mu_);
     if (static_cast<int>(idle_.size()) < options_.max_idle_handles) {
       idle_.push_back(c);
@@ -218,15 +231,11 @@ class RestClient::Impl {
     return token_;
   }
 
-  // Sets everything but the method, body and write target.
-  Status prepare(CURL* c, std::string_view path, const std::string& accept,
-                 std::string_view content_type, CurlList& headers, char* errbuf) {
-    const std::string url = config_.server + std::string(path);
-    curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  // The options that are the same for every request of this client: set once per handle.
+  void configure(CURL* c) {
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(c, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
     curl_easy_setopt(c, CURLOPT_TCP_KEEPALIVE, 1L);
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
     curl_easy_setopt(c, CURLOPT_USERAGENT, config_.user_agent.c_str());
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
     if (config_.insecure) {
@@ -249,6 +258,16 @@ class RestClient::Impl {
     } else if (!config_.key_file.empty()) {
       curl_easy_setopt(c, CURLOPT_SSLKEY, config_.key_file.c_str());
     }
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, writeBody);
+  }
+
+  // Sets the URL, headers and error buffer of one request; the method, body, timeout and write
+  // target are the caller's.
+  Status prepare(CURL* c, std::string_view path, const std::string& accept,
+                 std::string_view content_type, CurlList& headers, char* errbuf) {
+    const std::string url = config_.server + std::string(path);
+    curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
     KOORD_ASSIGN_OR_RETURN(std::string tok, token());
     headers.add("Accept: " + accept);
     if (!content_type.empty()) {
@@ -418,23 +437,23 @@ Result<HttpResult> RestClient::request(std::string_view method, std::string_view
       return prepared;
     }
     const std::string method_str(method);
-    if (method == "GET") {
-      curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
-    } else if (method == "HEAD") {
-      curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
-    } else {
-      curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method_str.c_str());
-    }
+    // Every method option is set, since the handle keeps the previous request's: HTTPGET clears
+    // a previous POST (and HEAD), NOBODY 0 a previous HEAD, CUSTOMREQUEST nullptr a previous verb.
     if (send_body) {
+      curl_easy_setopt(c, CURLOPT_NOBODY, 0L);
       curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
       curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.data());
+    } else {
+      curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+      curl_easy_setopt(c, CURLOPT_NOBODY, method == "HEAD" ? 1L : 0L);
     }
+    const bool custom = method != "GET" && method != "HEAD" && method != "POST";
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, custom ? method_str.c_str() : nullptr);
     curl_easy_setopt(c, CURLOPT_TIMEOUT_MS,
                      static_cast<long>(std::max<int64_t>(left().count(), 1)));
     Transfer t;
     t.max_bytes = config_.max_response_bytes;
     t.curl = c;
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, writeBody);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &t);
 
     const CURLcode rc = curl_easy_perform(c);
@@ -510,6 +529,7 @@ Status RestClient::stream(std::string_view path_with_query,
       curl_multi_cleanup(multi);
       return Status::internal("failed to create a libcurl handle");
     }
+    impl_->configure(c);
     char errbuf[CURL_ERROR_SIZE] = {0};
     CurlList headers;
     Status prepared = impl_->prepare(c, path_with_query, options.accept, {}, headers, errbuf);

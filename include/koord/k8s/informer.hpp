@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "koord/common/clock.hpp"
+#include "koord/common/thread_name.hpp"
 #include "koord/k8s/client.hpp"
 #include "koord/k8s/reflector.hpp"
 #include "koord/k8s/store.hpp"
@@ -78,6 +79,7 @@ class Informer final : public InformerBase, private ReflectorHandler {
           [](const T& obj) { return metaNamespaceKey(obj.metadata); })
       : store_(std::move(key_func)),
         decoder_(decoder ? std::move(decoder) : Decoder(&Informer::defaultDecode)),
+        thread_name_("watch-" + options.gvr.resource),
         own_clock_(options.clock == nullptr ? std::make_unique<RealClock>() : nullptr),
         clock_(options.clock == nullptr ? own_clock_.get() : options.clock),
         reflector_(client, std::move(options), *this) {}
@@ -106,7 +108,10 @@ class Informer final : public InformerBase, private ReflectorHandler {
       return;
     }
     started_ = true;
-    thread_ = std::thread([this] { reflector_.run(); });
+    thread_ = std::thread([this] {
+      nameThisThread(thread_name_);
+      reflector_.run();
+    });
   }
 
   void stop() override {
@@ -219,6 +224,7 @@ class Informer final : public InformerBase, private ReflectorHandler {
 
   Store<T> store_;
   Decoder decoder_;
+  std::string thread_name_;  // "watch-<resource>", cut to 15 bytes by the kernel
   std::unique_ptr<Clock> own_clock_;
   const Clock* clock_;
   std::vector<ObjectPtr> pending_;  // the list being read (informer thread only)

@@ -177,7 +177,8 @@ cpu_seconds() {
 # Creates the pods while no scheduler runs, starts kube-scheduler with config $1, and prints pods/s
 # from the moment it is up (healthz) to the last binding: the scheduler's throughput, not the
 # client's creation rate. With $2 (a label), also writes to stderr the CPU seconds each component
-# used while the scheduler ran, which says where the time went.
+# used while the scheduler ran, which says where the time went, and koord-extender's by thread
+# name (koord-http: the requests; watch-pods, watch-nodes: the informers; thread_cpu.py).
 measure() {
   kubectl delete pods --all --wait=false --grace-period=0 --force >/dev/null 2>&1 || true
   while [ "$(kubectl get pods -o name 2>/dev/null | wc -l)" -ne 0 ]; do sleep 1; done
@@ -199,8 +200,14 @@ measure() {
   scheduler_before="$(cpu_seconds "$scheduler_pid")"
   local -A before=()
   for entry in $components; do before[$entry]="$(cpu_seconds "${entry#*:}")"; done
+  if [ -n "$extender_pid" ]; then
+    python3 "$here/thread_cpu.py" snapshot "$extender_pid" >"$dir/threads_before"
+  fi
   wait "$waiter" || { echo "waiting for the pods to be bound failed" >&2; exit 1; }
   end="$(date +%s.%N)"
+  if [ -n "$extender_pid" ]; then
+    echo "extender_cpu_by_thread_$2: $(python3 "$here/thread_cpu.py" since "$extender_pid" "$dir/threads_before")" >&2
+  fi
   local report
   report="scheduler=$(python3 -c "print(round($(cpu_seconds "$scheduler_pid") - $scheduler_before, 1))")"
   for entry in $components; do

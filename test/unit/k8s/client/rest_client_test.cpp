@@ -500,6 +500,35 @@ TEST_F(RestClientTest, SendsBodyHeadersAndRereadsTokenFile) {
   EXPECT_EQ(seen[1].header("Authorization"), "Bearer second-token");
 }
 
+// Pooled handles are not reset between requests: each request must still go out with its own
+// method and body, whatever the request before it on the same connection was.
+TEST_F(RestClientTest, EachMethodOnAReusedConnectionSendsOnlyItsOwnBody) {
+  std::mutex mu;
+  std::vector<std::string> seen;  // "METHOD body"
+  const auto record = [&](const http::HttpRequest& req) {
+    std::lock_guard<std::mutex> lock(mu);
+    seen.push_back(req.method + " " + req.body);
+    return http::HttpResponse::json(200, "{}");
+  };
+  for (const char* method : {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"}) {
+    ASSERT_TRUE(server_->route(method, "/obj", record).isOk());
+  }
+  start();
+  auto c = client();
+  ASSERT_TRUE(c->request("POST", "/obj", R"({"post":1})", "application/json").ok());
+  ASSERT_TRUE(c->request("GET", "/obj").ok());
+  ASSERT_TRUE(c->request("PATCH", "/obj", R"({"patch":2})", "application/merge-patch+json").ok());
+  ASSERT_TRUE(c->request("DELETE", "/obj").ok());
+  ASSERT_TRUE(c->request("HEAD", "/obj").ok());
+  ASSERT_TRUE(c->request("GET", "/obj").ok());
+  ASSERT_TRUE(c->request("PUT", "/obj", R"({"put":3})", "application/json").ok());
+  ASSERT_TRUE(c->request("POST", "/obj", "", "application/json").ok());
+  EXPECT_EQ(seen,
+            (std::vector<std::string>{"POST {\"post\":1}", "GET ", "PATCH {\"patch\":2}", "DELETE ",
+                                      "HEAD ", "GET ", "PUT {\"put\":3}", "POST "}));
+  EXPECT_EQ(c->connectionsOpened(), 1u);
+}
+
 TEST_F(RestClientTest, CreateValidatesConfig) {
   ClientConfig cfg;
   cfg.server = "127.0.0.1:6443";
