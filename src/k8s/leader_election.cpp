@@ -148,10 +148,11 @@ void LeaderElector::run() {
   config_.logger.info("acquired lease");
   std::jthread leading_thread;
   if (config_.on_started_leading) {
-    leading_thread = std::jthread([callback = config_.on_started_leading](std::stop_token token) {
-      nameThisThread("koord-leading");
-      callback(token);
-    });
+    leading_thread =
+        std::jthread([callback = config_.on_started_leading](const std::stop_token& token) {
+          nameThisThread("koord-leading");
+          callback(token);
+        });
   }
   const bool stopped = renewLoop();
   {
