@@ -2,9 +2,10 @@
 """CPU seconds of one process by thread name (koord's threads are named: koord-http, watch-pods...).
 
   thread_cpu.py snapshot PID > FILE    writes each live thread's id, name and CPU ticks so far
-  thread_cpu.py since PID FILE         prints "name=seconds ..." used since the snapshot, largest
-                                       first; `exited=` is what threads gone since then used (the
-                                       process's total less its live threads'), left out when 0
+  thread_cpu.py since PID FILE         prints "name=seconds ..." used since the snapshot by every
+                                       name of a live thread, largest first; `exited=` is what
+                                       threads gone since then used (the process's total less its
+                                       live threads'), left out when 0
 
 A thread started after the snapshot counts in full. A process that is gone prints "gone".
 """
@@ -55,7 +56,12 @@ def main(argv):
     if len(argv) == 4 and argv[1] == "since":
         pid, path = argv[2], argv[3]
         before, process_before = {}, 0
-        with open(path) as f:
+        try:
+            f = open(path)
+        except OSError as e:
+            print(f"thread_cpu.py: cannot read the snapshot {path}: {e.strerror}", file=sys.stderr)
+            return 2
+        with f:
             for line in f:
                 parts = line.rstrip("\n").split(" ", 2)
                 if parts[0] == "process":
@@ -74,8 +80,7 @@ def main(argv):
         if exited > 0:
             by_name["exited"] = exited
         items = sorted(by_name.items(), key=lambda kv: -kv[1])
-        used = [f"{name}={ticks / TICKS:.1f}" for name, ticks in items if ticks > 0]
-        print(" ".join(used) if used else "idle")
+        print(" ".join(f"{name}={ticks / TICKS:.1f}" for name, ticks in items))
         return 0
     print(__doc__, file=sys.stderr)
     return 2
