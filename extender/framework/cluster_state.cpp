@@ -452,6 +452,12 @@ std::shared_ptr<const PodInfo> ClusterState::pod(std::string_view key) const {
   return it->second.informer != nullptr ? it->second.informer : it->second.assumed;
 }
 
+std::shared_ptr<const PodInfo> ClusterState::informerPod(std::string_view key) const {
+  std::shared_lock lock(mu_);
+  auto it = state_->pods.find(key);
+  return it == state_->pods.end() ? nullptr : it->second.informer;
+}
+
 void ClusterState::lookupNodes(const std::vector<std::string>& names,
                                std::vector<std::shared_ptr<const NodeInfo>>& out) const {
   expireIfDue();

@@ -78,6 +78,9 @@ class ClusterState final : public ClusterView {
   [[nodiscard]] std::shared_ptr<const NodeInfo> nodeInfo(std::string_view name) const override;
   [[nodiscard]] std::vector<std::shared_ptr<const NodeInfo>> nodeInfos() const override;
   [[nodiscard]] std::shared_ptr<const PodInfo> pod(std::string_view key) const override;
+  // The pod "namespace/name" as the informer last delivered it (never an assumed copy); nullptr
+  // when the informer has not delivered it.
+  [[nodiscard]] std::shared_ptr<const PodInfo> informerPod(std::string_view key) const;
   // Indexes the first label of each owner label set (ReservationInfo::owner_labels) of the
   // reservations holding capacity; any other owner shape makes it answer true.
   [[nodiscard]] bool mayOwnReservation(const api::core::Pod& pod) const override;

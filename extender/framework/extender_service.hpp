@@ -7,6 +7,10 @@
 //   it, Nodes, and the reply returns the subset of the given Node objects. A node the extender
 //   does not know is reported in FailedNodes ("node(s) not found in koord-extender's cache")
 //   rather than failing the call; an internal failure sets Error.
+//   filterKnownPod is the same call for a body the server has not decoded, named by its pod's
+//   namespace, name, UID and resourceVersion: it answers what filter would for that pod, or
+//   nullopt when the service does not hold that version of the pod (then the server decodes the
+//   body and calls filter).
 // - prioritize: a score in 0..10 for every given node (0 for nodes it does not know).
 //   prioritizeKnownPod is the same call for a body the server has not decoded, named by its pod's
 //   UID and resourceVersion: it answers what prioritize would, or nullopt when it cannot tell the
@@ -30,6 +34,10 @@ class ExtenderService {
   virtual ~ExtenderService() = default;
   [[nodiscard]] virtual api::extender::ExtenderFilterResult filter(
       const api::extender::ExtenderArgs& args) = 0;
+  [[nodiscard]] virtual std::optional<api::extender::ExtenderFilterResult> filterKnownPod(
+      const api::extender::ExtenderArgsKey& /*key*/) {
+    return std::nullopt;
+  }
   [[nodiscard]] virtual api::extender::HostPriorityList prioritize(
       const api::extender::ExtenderArgs& args) = 0;
   [[nodiscard]] virtual std::optional<api::extender::HostPriorityList> prioritizeKnownPod(

@@ -71,44 +71,73 @@ ext::ExtenderFilterResult FrameworkService::filter(const ext::ExtenderArgs& args
   // The slot only ever holds the view of the latest filter: a filter that keeps none (a failed
   // one, nodes sent as objects, a pod without a UID) must not leave an older cycle's view behind.
   keepSnapshot(std::nullopt);
-  ext::ExtenderFilterResult out;
+  auto pod = PodInfo::create(std::make_shared<const api::core::Pod>(args.pod));
+  if (!pod.ok()) {
+    ext::ExtenderFilterResult out;
+    if (args.nodeNames.has_value() || !args.nodes.has_value()) {
+      out.nodeNames.emplace();
+    } else {
+      out.nodes.emplace();
+    }
+    out.error = pod.status().message();
+    return out;
+  }
+  std::vector<std::string> item_names;
+  const std::vector<std::string>& names = candidateNames(args, item_names);
   const bool by_name = args.nodeNames.has_value() || !args.nodes.has_value();
+  return filterPod(*pod, names, by_name ? nullptr : &*args.nodes);
+}
+
+std::optional<ext::ExtenderFilterResult> FrameworkService::filterKnownPod(
+    const ext::ExtenderArgsKey& key) {
+  if (key.pod_namespace.empty() || key.pod_name.empty() || key.pod_resource_version.empty()) {
+    return std::nullopt;
+  }
+  std::shared_ptr<const PodInfo> pod = cluster_.informerPod(key.pod_namespace + "/" + key.pod_name);
+  // A resourceVersion names one state of one object: the informer's pod is then the body's pod.
+  // A pod already bound is left to the full decode (kube-scheduler does not filter those).
+  if (pod == nullptr || pod->uid != key.pod_uid ||
+      pod->pod->metadata.resourceVersion != key.pod_resource_version ||
+      !pod->pod->spec.nodeName.empty()) {
+    return std::nullopt;
+  }
+  keepSnapshot(std::nullopt);
+  return filterPod(pod, key.node_names, nullptr);
+}
+
+ext::ExtenderFilterResult FrameworkService::filterPod(const std::shared_ptr<const PodInfo>& pod,
+                                                      const std::vector<std::string>& names,
+                                                      const api::core::NodeList* objects) {
+  ext::ExtenderFilterResult out;
+  const bool by_name = objects == nullptr;
   if (by_name) {
     out.nodeNames.emplace();
   } else {
     out.nodes.emplace();
   }
-  auto pod = PodInfo::create(std::make_shared<const api::core::Pod>(args.pod));
-  if (!pod.ok()) {
-    out.error = pod.status().message();
-    return out;
-  }
-  std::vector<std::string> item_names;
-  const std::vector<std::string>& names_ref = candidateNames(args, item_names);
-  const std::vector<std::string>* names = &names_ref;
   std::vector<std::shared_ptr<const NodeInfo>> infos;
-  cluster_.lookupNodes(*names, infos);
+  cluster_.lookupNodes(names, infos);
   std::vector<std::shared_ptr<const NodeInfo>> known;
   known.reserve(infos.size());
   for (size_t i = 0; i < infos.size(); ++i) {
     if (infos[i] != nullptr) {
       known.push_back(std::move(infos[i]));
     } else {
-      out.failedNodes[(*names)[i]] = std::string(kNodeNotFound);
+      out.failedNodes[names[i]] = std::string(kNodeNotFound);
     }
   }
   // With every name known, `known` lines up with the request's names: the runtime takes the
   // reply's names from them instead of from each NodeInfo.
   Runtime::FilterResult result =
-      runtime_.filter(**pod, known, known.size() == names->size() ? names : nullptr);
+      runtime_.filter(*pod, known, known.size() == names.size() ? &names : nullptr);
   if (result.error.code() == Code::kError) {
-    out.error = "failed to filter pod '" + (*pod)->key + "': " + describe(result.error);
+    out.error = "failed to filter pod '" + pod->key + "': " + describe(result.error);
     out.failedNodes.clear();
     return out;
   }
-  if (by_name && runtime_.scores() && !args.pod.metadata.uid.empty()) {
+  if (by_name && runtime_.scores() && !pod->uid.empty()) {
     // `known` is in input order and `feasible` a subsequence of it: keep the feasible NodeInfos.
-    CycleSnapshot snapshot{args.pod.metadata.uid, args.pod.metadata.resourceVersion, *pod, {}, {}};
+    CycleSnapshot snapshot{pod->uid, pod->pod->metadata.resourceVersion, pod, {}, {}};
     size_t next = 0;
     if (result.feasible.size() == known.size()) {
       snapshot.feasible = std::move(known);  // every node passed: the subsequence is all of it
@@ -138,7 +167,7 @@ ext::ExtenderFilterResult FrameworkService::filter(const ext::ExtenderArgs& args
     out.nodeNames = std::move(result.feasible);
   } else {
     size_t next = 0;
-    for (const auto& node : args.nodes->items) {
+    for (const auto& node : objects->items) {
       if (next < result.feasible.size() && node.metadata.name == result.feasible[next]) {
         out.nodes->items.push_back(node);
         ++next;

@@ -1,6 +1,7 @@
 // FrameworkService: the ExtenderService over a Runtime, a ClusterState and a Binder.
 //
-// - filter: decodes the pod into a PodInfo, looks the node names up in the ClusterState (names
+// - filter: decodes the pod into a PodInfo (filterKnownPod: takes the informer's PodInfo of the
+//   same pod version instead), looks the node names up in the ClusterState (names
 //   from NodeNames with nodeCacheCapable, else from Nodes.items); unknown names go to FailedNodes
 //   with kNodeNotFound. Rejections map kUnschedulable -> FailedNodes and
 //   kUnschedulableAndUnresolvable -> FailedAndUnresolvableNodes, message() as the text. The reply
@@ -60,6 +61,10 @@ class FrameworkService final : public ExtenderService {
 
   [[nodiscard]] api::extender::ExtenderFilterResult filter(
       const api::extender::ExtenderArgs& args) override;
+  // filter for the pod the informer holds at the key's namespace, name, UID and resourceVersion
+  // (pending: no spec.nodeName), over the key's names; nullopt when it holds no such pod.
+  [[nodiscard]] std::optional<api::extender::ExtenderFilterResult> filterKnownPod(
+      const api::extender::ExtenderArgsKey& key) override;
   [[nodiscard]] api::extender::HostPriorityList prioritize(
       const api::extender::ExtenderArgs& args) override;
   [[nodiscard]] std::optional<api::extender::HostPriorityList> prioritizeKnownPod(
@@ -71,6 +76,11 @@ class FrameworkService final : public ExtenderService {
   [[nodiscard]] bool ready() const override;
 
  private:
+  // filter for `pod` over `names`: the reply carries NodeNames, or with `objects` (the request's
+  // Node objects, whose names `names` are) the subset of them.
+  api::extender::ExtenderFilterResult filterPod(const std::shared_ptr<const PodInfo>& pod,
+                                                const std::vector<std::string>& names,
+                                                const api::core::NodeList* objects);
   // Keeps filter's view for the prioritize of the same pod, replacing what the slot held (one slot:
   // kube-scheduler's scheduling cycle is serial; anything else only misses); nullopt empties it.
   void keepSnapshot(std::optional<CycleSnapshot> snapshot);

@@ -92,21 +92,32 @@ Result<Args> decode(const std::string& body, std::string_view type_name) {
   return args;
 }
 
-// prioritize calls by where the scored pod came from: "filter" (the view filter kept for it, the
-// body's pod not decoded) or "decoded" (the body decoded in full).
-struct PrioritizeSources {
+// Verb calls by where their pod came from. filter: "informer" (the informer's pod of the same
+// version, the body's pod not decoded) or "decoded". prioritize: "filter" (the view filter kept
+// for it) or "decoded" (the body decoded in full).
+struct VerbSources {
   metrics::Counter from_filter;
   metrics::Counter decoded;
+  metrics::Counter filter_from_informer;
+  metrics::Counter filter_decoded;
 };
 
 http::HttpResponse serve(Verb verb, framework::ExtenderService& service, const std::string& body,
-                         const PrioritizeSources& sources) {
+                         const VerbSources& sources) {
   switch (verb) {
     case Verb::kFilter: {
+      // A pod the informer has already decoded, in the same version, is not decoded again.
+      if (auto key = wire::scanExtenderArgsKey(body)) {
+        if (auto known = service.filterKnownPod(*key)) {
+          sources.filter_from_informer.inc();
+          return http::HttpResponse::json(200, wire::writeJson(*known));
+        }
+      }
       Result<wire::ExtenderArgs> args = wire::decodeExtenderArgs(body);
       if (!args.ok()) {
         return badRequest(verb, args.status().message());
       }
+      sources.filter_decoded.inc();
       return http::HttpResponse::json(200, wire::writeJson(service.filter(*args)));
     }
     case Verb::kPrioritize: {
@@ -145,7 +156,7 @@ http::HttpResponse serve(Verb verb, framework::ExtenderService& service, const s
 }
 
 http::HttpHandler verbHandler(Verb verb, framework::ExtenderService& service,
-                              metrics::HistogramFamily durations, PrioritizeSources sources,
+                              metrics::HistogramFamily durations, VerbSources sources,
                               const log::Logger& logger) {
   return [verb, &service, durations, sources, logger](const http::HttpRequest& request) {
     const auto start = std::chrono::steady_clock::now();
@@ -196,7 +207,18 @@ Status registerExtenderRoutes(http::HttpServer& server, framework::ExtenderServi
                             {"source"}));
   KOORD_ASSIGN_OR_RETURN(metrics::Counter from_filter, prioritize_pods.withLabels({"filter"}));
   KOORD_ASSIGN_OR_RETURN(metrics::Counter decoded, prioritize_pods.withLabels({"decoded"}));
-  const PrioritizeSources sources{from_filter, decoded};
+  KOORD_ASSIGN_OR_RETURN(
+      metrics::CounterFamily filter_pods,
+      metrics.counterFamily("koord_extender_filter_pods_total",
+                            "filter requests by where the pod they filtered came from: "
+                            "\"informer\" (koord-extender's Pod informer held the same version, "
+                            "so the request's pod was not decoded) or \"decoded\" (the request "
+                            "decoded in full).",
+                            {"source"}));
+  KOORD_ASSIGN_OR_RETURN(metrics::Counter filter_from_informer,
+                         filter_pods.withLabels({"informer"}));
+  KOORD_ASSIGN_OR_RETURN(metrics::Counter filter_decoded, filter_pods.withLabels({"decoded"}));
+  const VerbSources sources{from_filter, decoded, filter_from_informer, filter_decoded};
   const std::string prefix = normalizeUrlPrefix(url_prefix);
   for (char c : prefix) {
     const auto byte = static_cast<unsigned char>(c);

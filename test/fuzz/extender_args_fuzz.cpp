@@ -101,6 +101,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     if (streamed.ok() && (streamed->pod.metadata.uid != key->pod_uid ||
                           streamed->pod.metadata.resourceVersion != key->pod_resource_version ||
+                          streamed->pod.metadata.namespace_ != key->pod_namespace ||
+                          streamed->pod.metadata.name != key->pod_name ||
                           streamed->nodeNames != std::optional(key->node_names))) {
       std::abort();  // the key scan and the decoder disagree on the pod or its candidates
     }

@@ -331,7 +331,8 @@ class Scanner {
 
 constexpr std::array<std::string_view, 3> kTopKeys = {"Pod", "NodeNames", "Nodes"};
 constexpr std::array<std::string_view, 1> kPodKeys = {"metadata"};
-constexpr std::array<std::string_view, 2> kMetaKeys = {"uid", "resourceVersion"};
+constexpr std::array<std::string_view, 4> kMetaKeys = {"uid", "resourceVersion", "namespace",
+                                                       "name"};
 
 // Runs `read` for a key's value the first time the key comes; the second time gives up (a key given
 // twice is left to the full decoder, which words what it makes of it).
@@ -366,6 +367,8 @@ bool readNames(Scanner& in, std::vector<std::string>& names) {
 
 bool readMetadata(Scanner& in, ExtenderArgsKey& key, bool& uid_seen) {
   bool rv_seen = false;
+  bool namespace_seen = false;
+  bool name_seen = false;
   // A plain string; a value of another kind gives up.
   const auto readString = [&in](std::string& out) {
     std::string_view value;
@@ -381,6 +384,10 @@ bool readMetadata(Scanner& in, ExtenderArgsKey& key, bool& uid_seen) {
         return once(uid_seen, [&] { return readString(key.pod_uid); });
       case 1:
         return once(rv_seen, [&] { return readString(key.pod_resource_version); });
+      case 2:
+        return once(namespace_seen, [&] { return readString(key.pod_namespace); });
+      case 3:
+        return once(name_seen, [&] { return readString(key.pod_name); });
       case -1:
         return in.skipValue(3);
       default:

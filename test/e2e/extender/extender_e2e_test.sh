@@ -148,6 +148,12 @@ from_filter="$(curl -sf "http://127.0.0.1:$port/metrics" |
   awk '/^koord_extender_prioritize_pods_total\{source="filter"\}/ {print $2}')"
 [ "${from_filter:-0}" != 0 ] && pass "prioritize reused filter's view ($from_filter times)" ||
   fail "prioritize never reused filter's view (koord_extender_prioritize_pods_total{source=\"filter\"}: '${from_filter}')"
+# kube-scheduler's filter bodies name a pod version koord-extender's own Pod informer has already
+# decoded: filter took the informer's pod instead of decoding the body's.
+from_informer="$(curl -sf "http://127.0.0.1:$port/metrics" |
+  awk '/^koord_extender_filter_pods_total\{source="informer"\}/ {print $2}')"
+[ "${from_informer:-0}" != 0 ] && pass "filter took the informer's pod ($from_informer times)" ||
+  fail "filter never took the informer's pod (koord_extender_filter_pods_total{source=\"informer\"}: '${from_informer}')"
 
 # 2. Our reason in PodScheduled.
 pod bad-qos 1 BE koord-prod | kubectl apply -f - >/dev/null

@@ -16,6 +16,8 @@ class MockExtenderService : public framework::ExtenderService {
               (override));
   MOCK_METHOD(api::extender::HostPriorityList, prioritize, (const api::extender::ExtenderArgs&),
               (override));
+  MOCK_METHOD(std::optional<api::extender::ExtenderFilterResult>, filterKnownPod,
+              (const api::extender::ExtenderArgsKey&), (override));
   MOCK_METHOD(std::optional<api::extender::HostPriorityList>, prioritizeKnownPod,
               (const api::extender::ExtenderArgsKey&), (override));
   MOCK_METHOD(api::extender::ExtenderBindingResult, bind,

@@ -31,11 +31,15 @@ TEST(ExtenderArgsKeyTest, ReadsThePodAndNamesOfWhatKubeSchedulerSends) {
   EXPECT_EQ(key->pod_uid, "0f6c1d2e-aaaa");
   EXPECT_EQ(key->pod_resource_version, "4711");
   EXPECT_EQ(key->node_names, (std::vector<std::string>{"n1", "n2", "n3"}));
+  EXPECT_EQ(key->pod_namespace, "ns");
+  EXPECT_EQ(key->pod_name, "p");
 
   auto full = decodeExtenderArgs(kKeyScanArgs);
   ASSERT_TRUE(full.ok()) << full.status();
   EXPECT_EQ(full->pod.metadata.uid, key->pod_uid);
   EXPECT_EQ(full->pod.metadata.resourceVersion, key->pod_resource_version);
+  EXPECT_EQ(full->pod.metadata.namespace_, key->pod_namespace);
+  EXPECT_EQ(full->pod.metadata.name, key->pod_name);
   ASSERT_TRUE(full->nodeNames.has_value());
   EXPECT_EQ(*full->nodeNames, key->node_names);
 }
@@ -47,6 +51,8 @@ TEST(ExtenderArgsKeyTest, TakesAnyOrderWhiteSpaceNoNodesAndNoResourceVersion) {
   ASSERT_TRUE(key.has_value());
   EXPECT_EQ(key->pod_uid, "u");
   EXPECT_EQ(key->pod_resource_version, "");
+  EXPECT_EQ(key->pod_namespace, "");
+  EXPECT_EQ(key->pod_name, "");
   EXPECT_TRUE(key->node_names.empty());
 }
 
@@ -65,6 +71,11 @@ TEST(ExtenderArgsKeyTest, GivesUpOnAnythingButThePlainShape) {
       R"({"Pod":{"metadata":{"uid":""}},"NodeNames":[]})",                        // empty uid
       R"({"Pod":{"metadata":{"uid":7}},"NodeNames":[]})",  // uid not a string
       R"({"Pod":{"metadata":{"uid":"u","resourceVersion":1}},"NodeNames":[]})",
+      R"({"Pod":{"metadata":{"uid":"u","name":null}},"NodeNames":[]})",  // name not a string
+      R"({"Pod":{"metadata":{"uid":"u","namespace":["ns"]}},"NodeNames":[]})",
+      R"({"Pod":{"metadata":{"uid":"u","name":"a","name":"b"}},"NodeNames":[]})",
+      R"({"Pod":{"metadata":{"uid":"u","Namespace":"ns"}},"NodeNames":[]})",
+      R"({"Pod":{"metadata":{"uid":"u","name":"p\u0031"}},"NodeNames":[]})",
       R"({"Pod":null,"NodeNames":[]})",
       R"({"pod":{"metadata":{"uid":"u"}},"NodeNames":[]})",  // other letter case
       R"({"Pod":{"Metadata":{"uid":"u"}},"NodeNames":[]})",

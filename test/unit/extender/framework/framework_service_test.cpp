@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "runtime_fixture.hpp"
 
 namespace koord::extender::framework {
@@ -228,7 +233,8 @@ TEST_F(SnapshotTest, AFilterThatKeepsNoViewDropsTheOlderOne) {
 TEST_F(SnapshotTest, PrioritizeByTheKeyOfTheFilteredPodAnswersAsPrioritize) {
   auto keyOf = [](const api::extender::ExtenderArgs& args) {
     return api::extender::ExtenderArgsKey{args.pod.metadata.uid, args.pod.metadata.resourceVersion,
-                                          *args.nodeNames};
+                                          *args.nodeNames, args.pod.metadata.namespace_,
+                                          args.pod.metadata.name};
   };
   ASSERT_TRUE(load_->filter(podArgs("7", {"e1", "e2", "e3"})).error.empty());
   ASSERT_TRUE(cluster_.upsertPod(makePod("late", "1", "e1")).isOk());
@@ -247,6 +253,65 @@ TEST_F(SnapshotTest, PrioritizeByTheKeyOfTheFilteredPodAnswersAsPrioritize) {
   EXPECT_EQ(load_->prioritizeKnownPod(keyOf(podArgs("7", {"e1", "e3"}))), std::nullopt);
 }
 
+// filterKnownPod answers for the informer's pod of exactly the key's version what filter answers
+// for the decoded body, and keeps the view for the prioritize after it; any other version, a pod
+// the informer does not hold, or one already bound is left to the full decode.
+TEST_F(SnapshotTest, FilterByTheKeyOfAnInformerPodAnswersAsFilter) {
+  auto keyOf = [](const api::extender::ExtenderArgs& args) {
+    return api::extender::ExtenderArgsKey{args.pod.metadata.uid, args.pod.metadata.resourceVersion,
+                                          *args.nodeNames, args.pod.metadata.namespace_,
+                                          args.pod.metadata.name};
+  };
+  ASSERT_TRUE(cluster_.upsertPod(makePod("resident", "1", "e2")).isOk());
+  auto args = podArgs("7", {"e1", "e2", "e3", "ghost"});
+  EXPECT_EQ(load_->filterKnownPod(keyOf(args)), std::nullopt);  // not delivered yet
+  ASSERT_TRUE(cluster_.upsertPod(std::make_shared<api::core::Pod>(args.pod)).isOk());
+
+  const auto decoded = service_->filter(args);
+  const auto known = service_->filterKnownPod(keyOf(args));
+  ASSERT_TRUE(known.has_value());
+  EXPECT_EQ(*known, decoded);
+  EXPECT_EQ(known->nodeNames, (std::vector<std::string>{"e1", "e2", "e3"}));
+  EXPECT_EQ(known->failedNodes.count("ghost"), 1u);
+
+  // The view filter kept serves the cycle's prioritize, as after a decoded filter.
+  ASSERT_TRUE(load_->filterKnownPod(keyOf(args)).has_value());
+  ASSERT_TRUE(cluster_.upsertPod(makePod("late", "1", "e1")).isOk());
+  const api::extender::HostPriorityList as_filtered = {{"e1", 10}, {"e2", 2}, {"e3", 10}};
+  EXPECT_EQ(load_->prioritizeKnownPod(keyOf(podArgs("7", {"e1", "e2", "e3"}))), as_filtered);
+
+  for (auto [what, edit] :
+       std::vector<std::pair<std::string, std::function<void(api::extender::ExtenderArgsKey&)>>>{
+           {"newer version", [](auto& k) { k.pod_resource_version = "8"; }},
+           {"no version", [](auto& k) { k.pod_resource_version.clear(); }},
+           {"another uid", [](auto& k) { k.pod_uid = "uid-other"; }},
+           {"another name", [](auto& k) { k.pod_name = "q"; }},
+           {"another namespace", [](auto& k) { k.pod_namespace = "kube-system"; }},
+           {"no namespace", [](auto& k) { k.pod_namespace.clear(); }}}) {
+    auto key = keyOf(args);
+    edit(key);
+    EXPECT_EQ(load_->filterKnownPod(key), std::nullopt) << what;
+  }
+  auto bound = args.pod;
+  bound.spec.nodeName = "e1";
+  ASSERT_TRUE(cluster_.upsertPod(std::make_shared<api::core::Pod>(bound)).isOk());
+  EXPECT_EQ(load_->filterKnownPod(keyOf(args)), std::nullopt) << "bound";
+}
+
+// Only what the informer delivered counts: a pod the cache holds only as assumed (its bind in
+// flight, its informer event not yet in) is left to the full decode.
+TEST_F(SnapshotTest, FilterByKeyTakesOnlyWhatTheInformerDelivered) {
+  auto args = podArgs("7", {"e1"});
+  auto info = PodInfo::create(std::make_shared<api::core::Pod>(args.pod));
+  ASSERT_TRUE(info.ok());
+  ASSERT_TRUE(cluster_.assume(*info, "e1").isOk());
+  ASSERT_NE(cluster_.pod("default/p"), nullptr);
+  const api::extender::ExtenderArgsKey key{"uid-p", "7", {"e1"}, "default", "p"};
+  EXPECT_EQ(load_->filterKnownPod(key), std::nullopt);
+  ASSERT_TRUE(cluster_.upsertPod(std::make_shared<api::core::Pod>(args.pod)).isOk());
+  EXPECT_TRUE(load_->filterKnownPod(key).has_value());
+}
+
 // With no score plugin, filter keeps no view: prioritize by key leaves the body to the full decode
 // (which checks it), and prioritize then answers [].
 TEST_F(FrameworkServiceTest, PrioritizeByKeyWithoutScorePluginsLeavesTheBodyToTheFullDecode) {
@@ -256,7 +321,7 @@ TEST_F(FrameworkServiceTest, PrioritizeByKeyWithoutScorePluginsLeavesTheBodyToTh
   auto args = byName({"n1"});
   args.pod.metadata.resourceVersion = "1";
   ASSERT_TRUE(service.filter(args).error.empty());
-  EXPECT_EQ(service.prioritizeKnownPod({args.pod.metadata.uid, "1", {"n1"}}), std::nullopt);
+  EXPECT_EQ(service.prioritizeKnownPod({args.pod.metadata.uid, "1", {"n1"}, "", ""}), std::nullopt);
   EXPECT_TRUE(service.prioritize(args).empty());
 }
 

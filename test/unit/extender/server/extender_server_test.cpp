@@ -101,6 +101,8 @@ INSTANTIATE_TEST_SUITE_P(
             "FilterNodeNames", "/scheduler/filter",
             withPod(R"(,"Nodes":null,"NodeNames":["n1","n2","n3"]})"),
             [](MockExtenderService& s) {
+              // The service does not hold the pod: the body is decoded in full.
+              EXPECT_CALL(s, filterKnownPod(_)).WillOnce(Return(std::nullopt));
               EXPECT_CALL(s, filter(_)).WillOnce(Invoke([](const wire::ExtenderArgs& args) {
                 EXPECT_EQ(args.pod.metadata.name, "web-0");
                 EXPECT_EQ(args.pod.metadata.uid, "uid-1");
@@ -117,6 +119,7 @@ INSTANTIATE_TEST_SUITE_P(
             "FilterEmptyMapsAreNull", "/scheduler/filter",
             withPod(R"(,"Nodes":null,"NodeNames":["n1"]})"),
             [](MockExtenderService& s) {
+              EXPECT_CALL(s, filterKnownPod(_)).WillOnce(Return(std::nullopt));
               EXPECT_CALL(s, filter(_)).WillOnce(Return(filterResult({"n1"}, {}, {}, "")));
             },
             R"({"Nodes":null,"NodeNames":["n1"],"FailedNodes":null,)"
@@ -126,10 +129,28 @@ INSTANTIATE_TEST_SUITE_P(
             [](MockExtenderService& s) {
               wire::ExtenderFilterResult result;
               result.error = "failed to run pre-filter 'ElasticQuota': quota 'q' not found";
+              EXPECT_CALL(s, filterKnownPod(_)).WillOnce(Return(std::nullopt));
               EXPECT_CALL(s, filter(_)).WillOnce(Return(result));
             },
             R"({"Nodes":null,"NodeNames":null,"FailedNodes":null,"FailedAndUnresolvableNodes":null,)"
             R"("Error":"failed to run pre-filter 'ElasticQuota': quota 'q' not found"})"},
+        RoundTripCase{"FilterKnownPod", "/scheduler/filter",
+                      withPod(R"(,"Nodes":null,"NodeNames":["n1","n2"]})"),
+                      [](MockExtenderService& s) {
+                        // The service holds this version of the pod: filter (the full decode) is
+                        // not called.
+                        EXPECT_CALL(s, filterKnownPod(_))
+                            .WillOnce(Invoke([](const wire::ExtenderArgsKey& key) {
+                              EXPECT_EQ(key.pod_namespace, "default");
+                              EXPECT_EQ(key.pod_name, "web-0");
+                              EXPECT_EQ(key.pod_uid, "uid-1");
+                              EXPECT_EQ(key.node_names, (std::vector<std::string>{"n1", "n2"}));
+                              return std::optional(
+                                  filterResult({"n2"}, {{"n1", "Insufficient cpu"}}, {}, ""));
+                            }));
+                      },
+                      R"({"Nodes":null,"NodeNames":["n2"],"FailedNodes":{"n1":"Insufficient cpu"},)"
+                      R"("FailedAndUnresolvableNodes":null,"Error":""})"},
         RoundTripCase{"FilterCaseInsensitiveKeys", "/scheduler/filter",
                       std::string("{\"pod\":") + kPod + R"(,"nodenames":["n1"]})",
                       [](MockExtenderService& s) {
@@ -389,6 +410,28 @@ TEST_F(ServerTest, MetricsCountWherePrioritizeTookThePodFrom) {
               ::testing::HasSubstr("koord_extender_prioritize_pods_total{source=\"decoded\"} 1"));
 }
 
+// /metrics tells how often filter took the pod from the informer and how often it decoded the
+// body; a body that does not decode counts as neither.
+TEST_F(ServerTest, MetricsCountWhereFilterTookThePodFrom) {
+  EXPECT_CALL(service_, filterKnownPod(_))
+      .WillOnce(Return(std::optional(filterResult({"n1"}, {}, {}, ""))))
+      .WillOnce(Return(std::nullopt))
+      .WillOnce(Return(std::nullopt));
+  EXPECT_CALL(service_, filter(_)).WillOnce(Return(filterResult({"n1"}, {}, {}, "")));
+  startServer();
+  const std::string body = withPod(R"(,"Nodes":null,"NodeNames":["n1"]})");
+  ASSERT_EQ(testing::post(port(), "/scheduler/filter", body).status, 200);
+  ASSERT_EQ(testing::post(port(), "/scheduler/filter", body).status, 200);
+  const std::string wrong_type = R"({"Pod":{"metadata":{"uid":"u"},"spec":"x"},"NodeNames":[]})";
+  ASSERT_EQ(testing::post(port(), "/scheduler/filter", wrong_type).status, 400);
+  const testing::Reply metrics = testing::get(port(), "/metrics");
+  ASSERT_EQ(metrics.status, 200);
+  EXPECT_THAT(metrics.body,
+              ::testing::HasSubstr("koord_extender_filter_pods_total{source=\"informer\"} 1"));
+  EXPECT_THAT(metrics.body,
+              ::testing::HasSubstr("koord_extender_filter_pods_total{source=\"decoded\"} 1"));
+}
+
 TEST_F(ServerTest, UrlPrefixIsConfigurable) {
   ServerOptions options;
   options.url_prefix = "koord/v1/";
@@ -417,6 +460,7 @@ TEST_F(ServerTest, BindsWaitingForTheApiServerNeverHoldUpAFilter) {
         cv.wait_for(lock, std::chrono::seconds(10), [&] { return apiserver_answers; });
         return wire::ExtenderBindingResult{};
       }));
+  EXPECT_CALL(service_, filterKnownPod(_)).WillOnce(Return(std::nullopt));
   EXPECT_CALL(service_, filter(_)).WillOnce(Return(filterResult({"n1"}, {}, {}, "")));
   ServerOptions options;
   options.handler_threads = 2;
