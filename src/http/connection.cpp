@@ -185,6 +185,7 @@ Connection::Fill Connection::fill(Clock::time_point deadline) {
     if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
       continue;
     }
+    peer_closed_ = n == 0;
     return Fill::kClosed;
   }
 }
@@ -439,6 +440,9 @@ bool Connection::writeAll(std::string_view head, std::string_view body, int flag
 }
 
 void Connection::lingeringClose() {
+  if (peer_closed_) {
+    return;  // the client has ended its side: nothing more can come to drain
+  }
   ::shutdown(fd_, SHUT_WR);
   const Clock::time_point deadline = Clock::now() + kLingerTimeout;
   std::size_t dropped = 0;

@@ -94,7 +94,8 @@ class Connection {
   enum class Body { kComplete, kTooLarge, kCutOff, kTimedOut, kMalformed, kClosed };
 
   Next serveRequest();
-  // Waits for bytes until `deadline` and appends what arrived to in_.
+  // Waits for bytes until `deadline` and appends what arrived to in_. kClosed sets peer_closed_
+  // when the client ended the connection.
   Fill fill(Clock::time_point deadline);
   Body readBody(const RequestHead& head, std::string& body, Clock::time_point deadline,
                 std::string& error);
@@ -127,7 +128,8 @@ class Connection {
   SocketServerCore& core_;
   InputBuffer in_;
   RequestHeadParser parser_{std::size_t{64} * 1024};
-  bool busy_ = false;  // guarded by core.mu: a request is in flight
+  bool busy_ = false;         // guarded by core.mu: a request is in flight
+  bool peer_closed_ = false;  // a read saw the client's end of the stream
   std::size_t served_ = 0;
 
   // The request in flight; set before the watchdog is armed and read by it.

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <optional>
+#include <string>
 #include <thread>
 
 #include "backends.hpp"
@@ -240,6 +241,34 @@ TEST_P(HttpProtocolTest, BodyStillArrivingAtTheDeadlineGets503) {
   EXPECT_EQ(reply->body, "request timed out after 200 ms\n");
   EXPECT_EQ(reply->header("connection"), "close");
   EXPECT_EQ(echo_calls_.load(), 0);
+}
+
+// Large bodies arrive whole however the client cuts them, with a small request between them on
+// the same connection.
+TEST_P(HttpProtocolTest, LargeBodiesInSmallPiecesArriveWhole) {
+  startServer();
+  RawConnection connection(port_);
+  for (const std::size_t size : {std::size_t{200} * 1024, std::size_t{300} * 1024}) {
+    std::string body(size, 'a');
+    for (std::size_t i = 0; i < body.size(); i += 4099) {
+      body[i] = static_cast<char>('b' + (i / 4099) % 20);
+    }
+    const std::string request = post("/echo", body);
+    for (std::size_t at = 0; at < request.size(); at += 4096) {
+      ASSERT_TRUE(connection.send(request.substr(at, 4096)));
+      if (at % (64 * 1024) == 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+    }
+    const std::optional<RawReply> echoed = connection.read(5000);
+    ASSERT_TRUE(echoed.has_value()) << size;
+    EXPECT_EQ(echoed->status, 201);
+    EXPECT_TRUE(echoed->body == body) << size;
+    ASSERT_TRUE(connection.send(getHello()));
+    const std::optional<RawReply> hello = connection.read(2000);
+    ASSERT_TRUE(hello.has_value()) << size;
+    EXPECT_EQ(hello->body, "hello");
+  }
 }
 
 TEST_P(HttpProtocolTest, StopClosesIdleKeepAliveConnectionsPromptly) {
