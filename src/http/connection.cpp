@@ -18,8 +18,8 @@
 namespace koord::http::detail {
 namespace {
 
-constexpr std::size_t kMaxHeadBytes = 64 * 1024;
-constexpr std::size_t kReadBytes = 16 * 1024;
+constexpr std::size_t kMaxHeadBytes = std::size_t{64} * 1024;
+constexpr std::size_t kReadBytes = std::size_t{16} * 1024;
 // How much of a body beyond max_body_bytes is read and dropped before the connection is cut.
 constexpr uint64_t kMaxDrainBytes = uint64_t{16} << 20;
 // How long a connection waits for the next request's head; also the limit on a blocked write.
