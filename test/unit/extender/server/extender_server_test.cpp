@@ -388,8 +388,21 @@ TEST_F(ServerTest, MetricsCountRequestsByVerbAndCode) {
                                 "verb=\"bind\"} 1"));
 }
 
-// /metrics tells how often prioritize scored the pod filter kept and how often it decoded the body;
-// a body that does not decode counts as neither.
+// Posts `body` to `path` twice (the service answers the first from what it holds, then not) and a
+// body that does not decode once, and returns /metrics: each way is counted once, the bad body
+// not at all.
+std::string metricsAfterTwoAndABadBody(uint16_t port, const std::string& path) {
+  const std::string body = withPod(R"(,"Nodes":null,"NodeNames":["n1"]})");
+  EXPECT_EQ(testing::post(port, path, body).status, 200);
+  EXPECT_EQ(testing::post(port, path, body).status, 200);
+  const std::string wrong_type = R"({"Pod":{"metadata":{"uid":"u"},"spec":"x"},"NodeNames":[]})";
+  EXPECT_EQ(testing::post(port, path, wrong_type).status, 400);
+  const testing::Reply metrics = testing::get(port, "/metrics");
+  EXPECT_EQ(metrics.status, 200);
+  return metrics.body;
+}
+
+// /metrics tells how often prioritize scored the pod filter kept and how often it decoded the body.
 TEST_F(ServerTest, MetricsCountWherePrioritizeTookThePodFrom) {
   EXPECT_CALL(service_, prioritizeKnownPod(_))
       .WillOnce(Return(std::optional(wire::HostPriorityList{})))
@@ -397,21 +410,15 @@ TEST_F(ServerTest, MetricsCountWherePrioritizeTookThePodFrom) {
       .WillOnce(Return(std::nullopt));
   EXPECT_CALL(service_, prioritize(_)).WillOnce(Return(wire::HostPriorityList{}));
   startServer();
-  const std::string body = withPod(R"(,"Nodes":null,"NodeNames":["n1"]})");
-  ASSERT_EQ(testing::post(port(), "/scheduler/prioritize", body).status, 200);
-  ASSERT_EQ(testing::post(port(), "/scheduler/prioritize", body).status, 200);
-  const std::string wrong_type = R"({"Pod":{"metadata":{"uid":"u"},"spec":"x"},"NodeNames":[]})";
-  ASSERT_EQ(testing::post(port(), "/scheduler/prioritize", wrong_type).status, 400);
-  const testing::Reply metrics = testing::get(port(), "/metrics");
-  ASSERT_EQ(metrics.status, 200);
-  EXPECT_THAT(metrics.body,
+  const std::string metrics = metricsAfterTwoAndABadBody(port(), "/scheduler/prioritize");
+  EXPECT_THAT(metrics,
               ::testing::HasSubstr("koord_extender_prioritize_pods_total{source=\"filter\"} 1"));
-  EXPECT_THAT(metrics.body,
+  EXPECT_THAT(metrics,
               ::testing::HasSubstr("koord_extender_prioritize_pods_total{source=\"decoded\"} 1"));
 }
 
 // /metrics tells how often filter took the pod from the informer and how often it decoded the
-// body; a body that does not decode counts as neither.
+// body.
 TEST_F(ServerTest, MetricsCountWhereFilterTookThePodFrom) {
   EXPECT_CALL(service_, filterKnownPod(_))
       .WillOnce(Return(std::optional(filterResult({"n1"}, {}, {}, ""))))
@@ -419,16 +426,10 @@ TEST_F(ServerTest, MetricsCountWhereFilterTookThePodFrom) {
       .WillOnce(Return(std::nullopt));
   EXPECT_CALL(service_, filter(_)).WillOnce(Return(filterResult({"n1"}, {}, {}, "")));
   startServer();
-  const std::string body = withPod(R"(,"Nodes":null,"NodeNames":["n1"]})");
-  ASSERT_EQ(testing::post(port(), "/scheduler/filter", body).status, 200);
-  ASSERT_EQ(testing::post(port(), "/scheduler/filter", body).status, 200);
-  const std::string wrong_type = R"({"Pod":{"metadata":{"uid":"u"},"spec":"x"},"NodeNames":[]})";
-  ASSERT_EQ(testing::post(port(), "/scheduler/filter", wrong_type).status, 400);
-  const testing::Reply metrics = testing::get(port(), "/metrics");
-  ASSERT_EQ(metrics.status, 200);
-  EXPECT_THAT(metrics.body,
+  const std::string metrics = metricsAfterTwoAndABadBody(port(), "/scheduler/filter");
+  EXPECT_THAT(metrics,
               ::testing::HasSubstr("koord_extender_filter_pods_total{source=\"informer\"} 1"));
-  EXPECT_THAT(metrics.body,
+  EXPECT_THAT(metrics,
               ::testing::HasSubstr("koord_extender_filter_pods_total{source=\"decoded\"} 1"));
 }
 
