@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "koord/k8s/protobuf_pod.hpp"
 #include "koord/k8s/resource.hpp"
 #include "koord/k8s/transforms.hpp"
 
@@ -29,6 +30,7 @@ Result<std::unique_ptr<KubeStatesInformer>> KubeStatesInformer::create(
   KOORD_ASSIGN_OR_RETURN(
       out->pods_, factory.informerFor<api::core::Pod>(k8s::kPods, by_node, &k8s::decodePodForNode,
                                                       k8s::WatchFormat::kProtobuf));
+  out->pods_->setProtobufDecoder(&k8s::decodeProtobufPodForNode);  // no JSON tree per event
   KOORD_ASSIGN_OR_RETURN(out->slos_,
                          factory.informerFor<api::slo::NodeSLO>(k8s::kNodeSLOs, by_name));
   KOORD_ASSIGN_OR_RETURN(out->metrics_,

@@ -2,95 +2,20 @@
 
 #include <array>
 #include <cstdint>
-#include <ctime>
 #include <span>
 #include <string>
+
+#include "protobuf_wire.hpp"
 
 namespace koord::k8s {
 namespace {
 
 using api::Json;
-
-// ---- The wire format: https://protobuf.dev/programming-guides/encoding/ ----
-
-enum WireType : uint32_t { kVarint = 0, kFixed64 = 1, kLength = 2, kFixed32 = 5 };
-
-// Reads one message's fields in order. Every read is bounds-checked; the first failure sticks.
-class Reader {
- public:
-  explicit Reader(std::string_view data) : data_(data) {}
-
-  // The next field's number and wire type; false at the end or on malformed input (see ok()).
-  bool next(uint32_t& number, uint32_t& wire) {
-    if (pos_ == data_.size() || !ok_) {
-      return false;
-    }
-    uint64_t tag = 0;
-    if (!varint(tag) || (tag >> 3) == 0 || (tag >> 3) > UINT32_MAX) {
-      return fail();
-    }
-    number = static_cast<uint32_t>(tag >> 3);
-    wire = static_cast<uint32_t>(tag & 7);
-    return true;
-  }
-  bool varint(uint64_t& out) {
-    out = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ == data_.size()) {
-        return fail();
-      }
-      const auto byte = static_cast<uint8_t>(data_[pos_++]);
-      out |= static_cast<uint64_t>(byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0) {
-        return true;
-      }
-    }
-    return fail();
-  }
-  bool bytes(std::string_view& out) {
-    uint64_t n = 0;
-    if (!varint(n) || n > data_.size() - pos_) {
-      return fail();
-    }
-    out = data_.substr(pos_, n);
-    pos_ += n;
-    return true;
-  }
-  bool skip(uint32_t wire) {
-    uint64_t ignored = 0;
-    std::string_view ignored_bytes;
-    switch (wire) {
-      case kVarint:
-        return varint(ignored);
-      case kLength:
-        return bytes(ignored_bytes);
-      case kFixed64:
-        return advance(8);
-      case kFixed32:
-        return advance(4);
-      default:
-        return fail();  // groups (3, 4) and unused types: nothing Kubernetes sends
-    }
-  }
-  [[nodiscard]] bool ok() const { return ok_; }
-
- private:
-  bool advance(size_t n) {
-    if (n > data_.size() - pos_) {
-      return fail();
-    }
-    pos_ += n;
-    return true;
-  }
-  bool fail() {
-    ok_ = false;
-    return false;
-  }
-
-  std::string_view data_;
-  size_t pos_ = 0;
-  bool ok_ = true;
-};
+using protobuf_wire::formatTime;
+using protobuf_wire::jsonString;
+using protobuf_wire::kLength;
+using protobuf_wire::kVarint;
+using protobuf_wire::Reader;
 
 // ---- The schemas: field number -> JSON name and shape (k8s.io/api generated.proto) ----
 
@@ -299,66 +224,6 @@ const FieldSpec* findField(const MessageSpec& spec, uint32_t number) {
     }
   }
   return nullptr;
-}
-
-// RFC 3339 in UTC, seconds only (what metav1.Time's JSON carries).
-bool formatTime(int64_t seconds, std::string& out) {
-  const auto t = static_cast<std::time_t>(seconds);
-  std::tm tm{};
-  if (::gmtime_r(&t, &tm) == nullptr) {
-    return false;
-  }
-  std::array<char, 32> buf{};
-  const size_t n = std::strftime(buf.data(), buf.size(), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  if (n == 0) {
-    return false;
-  }
-  out.assign(buf.data(), n);
-  return true;
-}
-
-// Length of the valid UTF-8 sequence at the start of `s` (1 to 4), or 0 when it is not one.
-size_t utf8SequenceLength(std::string_view s) {
-  const auto byte = [&](size_t i) { return static_cast<uint8_t>(s[i]); };
-  const auto cont = [&](size_t i, uint8_t lo = 0x80, uint8_t hi = 0xbf) {
-    return i < s.size() && byte(i) >= lo && byte(i) <= hi;
-  };
-  const uint8_t b = byte(0);
-  if (b < 0x80) {
-    return 1;
-  }
-  if (b >= 0xc2 && b <= 0xdf) {
-    return cont(1) ? 2 : 0;
-  }
-  if (b >= 0xe0 && b <= 0xef) {
-    const uint8_t lo = b == 0xe0 ? 0xa0 : 0x80;
-    const uint8_t hi = b == 0xed ? 0x9f : 0xbf;
-    return cont(1, lo, hi) && cont(2) ? 3 : 0;
-  }
-  if (b >= 0xf0 && b <= 0xf4) {
-    const uint8_t lo = b == 0xf0 ? 0x90 : 0x80;
-    const uint8_t hi = b == 0xf4 ? 0x8f : 0xbf;
-    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0;
-  }
-  return 0;
-}
-
-// A protobuf string as JSON text carries it: Go's JSON encoder replaces each byte that is not
-// part of valid UTF-8 by U+FFFD, and so does this (nlohmann's dump() would throw on it).
-std::string jsonString(std::string_view bytes) {
-  std::string out;
-  out.reserve(bytes.size());
-  while (!bytes.empty()) {
-    const size_t n = utf8SequenceLength(bytes);
-    if (n == 0) {
-      out += "\xEF\xBF\xBD";
-      bytes.remove_prefix(1);
-    } else {
-      out.append(bytes.substr(0, n));
-      bytes.remove_prefix(n);
-    }
-  }
-  return out;
 }
 
 Status malformed(std::string_view what) {
@@ -573,4 +438,58 @@ Result<Json> decodeProtobufObject(std::string_view envelope) {
   return out;
 }
 
+Result<std::string> protobufObjectResourceVersion(std::string_view envelope) {
+  constexpr std::string_view kMagic("k8s\0", 4);
+  if (envelope.substr(0, kMagic.size()) != kMagic) {
+    return Status::invalidArgument("not a Kubernetes protobuf object: no \"k8s\\0\" prefix");
+  }
+  std::string_view raw;
+  std::string version;
+  // As decodeProtobufObject reads it: every occurrence of metadata merges, the last non-empty
+  // resourceVersion wins.
+  const bool ok =
+      forEachBytesField(envelope.substr(kMagic.size()),
+                        [&](uint32_t number, std::string_view bytes) {
+                          raw = number == 2 ? bytes : raw;
+                          return true;
+                        }) &&
+      forEachBytesField(raw, [&](uint32_t number, std::string_view meta) {
+        return number != 1 || forEachBytesField(meta, [&](uint32_t n, std::string_view bytes) {
+                 if (n == 6 && !bytes.empty()) {
+                   version = jsonString(bytes);
+                 }
+                 return true;
+               });
+      });
+  if (!ok) {
+    return malformed("the envelope, the object or its metadata");
+  }
+  return version;
+}
+
+namespace protobuf_wire {
+
+Status decodeMessageAsJson(std::string_view message, JsonSchema schema, Json& out) {
+  const MessageSpec* spec = nullptr;
+  switch (schema) {
+    case JsonSchema::kResourceClaim:
+      spec = &kResourceClaim;
+      break;
+    case JsonSchema::kPodAffinity:
+      spec = &kPodAffinity;
+      break;
+    case JsonSchema::kTopologySpreadConstraint:
+      spec = &kTopologySpreadConstraint;
+      break;
+    case JsonSchema::kContainerStatus:
+      spec = &kContainerStatus;
+      break;
+  }
+  if (!out.is_object()) {
+    out = Json::object();
+  }
+  return decodeMessage(message, *spec, out);
+}
+
+}  // namespace protobuf_wire
 }  // namespace koord::k8s

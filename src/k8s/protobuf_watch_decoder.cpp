@@ -67,7 +67,8 @@ bool eachBytesField(std::string_view message, Fn&& fn) {
 
 }  // namespace
 
-Status decodeProtobufWatchEvent(std::string_view message, WatchEvent& out) {
+Status decodeProtobufWatchEvent(std::string_view message, WatchEvent& out,
+                                ProtobufObjects objects) {
   std::string_view type;
   std::string_view raw_extension;
   bool has_object = false;
@@ -92,6 +93,16 @@ Status decodeProtobufWatchEvent(std::string_view message, WatchEvent& out) {
       })) {
     return protobufDecodeError("malformed object");
   }
+  if (objects == ProtobufObjects::kRaw && type != "ERROR") {
+    Result<std::string> version = protobufObjectResourceVersion(raw);
+    if (!version.ok()) {
+      return protobufDecodeError(version.status().message());
+    }
+    KOORD_RETURN_IF_ERROR(makeWatchEvent(type, Json(), out));
+    out.resource_version = std::move(version).value();
+    out.protobuf_object.assign(raw);
+    return Status::ok();
+  }
   Result<Json> object = decodeProtobufObject(raw);
   if (!object.ok()) {
     return protobufDecodeError(object.status().message());
@@ -99,8 +110,8 @@ Status decodeProtobufWatchEvent(std::string_view message, WatchEvent& out) {
   return makeWatchEvent(type, std::move(object).value(), out);
 }
 
-ProtobufWatchDecoder::ProtobufWatchDecoder(size_t max_event_bytes)
-    : max_event_bytes_(max_event_bytes) {}
+ProtobufWatchDecoder::ProtobufWatchDecoder(size_t max_event_bytes, ProtobufObjects objects)
+    : max_event_bytes_(max_event_bytes), objects_(objects) {}
 
 Status ProtobufWatchDecoder::fail(Status status) {
   error_ = std::move(status);
@@ -140,7 +151,7 @@ Status ProtobufWatchDecoder::feed(std::string_view chunk,
     }
     WatchEvent event;
     Status decoded =
-        decodeProtobufWatchEvent(std::string_view(buffer_).substr(kPrefixBytes), event);
+        decodeProtobufWatchEvent(std::string_view(buffer_).substr(kPrefixBytes), event, objects_);
     buffer_.clear();
     if (!decoded.isOk()) {
       return fail(std::move(decoded));

@@ -185,7 +185,9 @@ Reflector::Next Reflector::watchOnce(Status& failure) {
 
   const bool protobuf = options_.watch_format == WatchFormat::kProtobuf;
   WatchDecoder json_decoder(options_.max_event_bytes);
-  ProtobufWatchDecoder protobuf_decoder(options_.max_event_bytes);
+  ProtobufWatchDecoder protobuf_decoder(options_.max_event_bytes, handler_.readsProtobuf()
+                                                                      ? ProtobufObjects::kRaw
+                                                                      : ProtobufObjects::kJson);
   const Clock::TimePoint started = clock_->now();
   bool saw_anything = false;
   Next next = Next::kWatch;
@@ -214,7 +216,9 @@ Reflector::Next Reflector::watchOnce(Status& failure) {
         break;
     }
     const std::string rv = event.resource_version;
-    Status handled = handler_.watchEvent(event.type, std::move(event.object), rv);
+    Status handled = event.protobuf_object.empty()
+                         ? handler_.watchEvent(event.type, std::move(event.object), rv)
+                         : handler_.watchEventProtobuf(event.type, event.protobuf_object, rv);
     std::lock_guard lock(mu_);
     ++stats_.events;
     if (!handled.isOk()) {

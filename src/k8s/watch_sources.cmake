@@ -2,6 +2,8 @@
 list(APPEND KOORD_K8S_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/watch_decoder.cpp
   ${CMAKE_CURRENT_LIST_DIR}/protobuf_object.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/protobuf_pod.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/protobuf_wire.cpp
   ${CMAKE_CURRENT_LIST_DIR}/protobuf_watch_decoder.cpp
   ${CMAKE_CURRENT_LIST_DIR}/store_keys.cpp
   ${CMAKE_CURRENT_LIST_DIR}/work_queue.cpp

@@ -25,6 +25,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -69,6 +70,10 @@ class Informer final : public InformerBase, private ReflectorHandler {
   // Turns an API object (managedFields already dropped) into the cached value.
   using Decoder = std::function<Result<T>(Json&&)>;
 
+  // Turns an enveloped protobuf object (a protobuf watch's event, protobuf_object.hpp) into the
+  // cached value; must give what Decoder gives for decodeProtobufObject's JSON of it.
+  using ProtobufDecoder = std::function<Result<T>(std::string_view)>;
+
   static Result<T> defaultDecode(Json&& object) { return decodeObject<T>(std::move(object)); }
 
   // `client` must outlive the informer. options.clock (nullptr: a real clock) also times
@@ -87,6 +92,10 @@ class Informer final : public InformerBase, private ReflectorHandler {
   ~Informer() override { stop(); }
   Informer(const Informer&) = delete;
   Informer& operator=(const Informer&) = delete;
+
+  // With a watch in protobuf (ReflectorOptions::watch_format), decodes its events with `decoder`
+  // instead of going through JSON (protobuf_pod.hpp); lists stay JSON. Call before start().
+  void setProtobufDecoder(ProtobufDecoder decoder) { protobuf_decoder_ = std::move(decoder); }
 
   // The cache: get/list/byIndex. Add indexers before start() (addIndexer also works later).
   [[nodiscard]] Store<T>& store() { return store_; }
@@ -182,6 +191,19 @@ class Informer final : public InformerBase, private ReflectorHandler {
 
   Status watchEvent(WatchEventType type, Json&& object, const std::string& /*rv*/) override {
     KOORD_ASSIGN_OR_RETURN(T decoded, decoder_(std::move(object)));
+    return apply(type, std::move(decoded));
+  }
+
+  [[nodiscard]] bool readsProtobuf() const override { return protobuf_decoder_ != nullptr; }
+
+  Status watchEventProtobuf(WatchEventType type, std::string_view envelope,
+                            const std::string& /*rv*/) override {
+    KOORD_ASSIGN_OR_RETURN(T decoded, protobuf_decoder_(envelope));
+    return apply(type, std::move(decoded));
+  }
+
+  // Stores one watch event's object and tells the handlers.
+  Status apply(WatchEventType type, T&& decoded) {
     auto obj = std::make_shared<const T>(std::move(decoded));
     std::lock_guard dispatch(dispatch_mu_);
     if (type == WatchEventType::kDeleted) {
@@ -224,7 +246,8 @@ class Informer final : public InformerBase, private ReflectorHandler {
 
   Store<T> store_;
   Decoder decoder_;
-  std::string thread_name_;  // "watch-<resource>", cut to 15 bytes by the kernel
+  ProtobufDecoder protobuf_decoder_;  // set before start(); read on the informer's thread
+  std::string thread_name_;           // "watch-<resource>", cut to 15 bytes by the kernel
   std::unique_ptr<Clock> own_clock_;
   const Clock* clock_;
   std::vector<ObjectPtr> pending_;  // the list being read (informer thread only)

@@ -16,6 +16,7 @@
 // seconds in UTC.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "koord/api/codec.hpp"
@@ -27,5 +28,10 @@ namespace koord::k8s {
 // malformed protobuf (a truncated varint or field, a group, a length past the end), a content
 // encoding other than none, or a kind without a schema here. Never reads past `envelope`.
 [[nodiscard]] Result<api::Json> decodeProtobufObject(std::string_view envelope);
+
+// The metadata.resourceVersion of an enveloped object, read without decoding the rest ("" when it
+// has none). kInvalidArgument for a missing "k8s\0" prefix or malformed protobuf on the way to it
+// (the envelope, the object's top-level fields, its metadata).
+[[nodiscard]] Result<std::string> protobufObjectResourceVersion(std::string_view envelope);
 
 }  // namespace koord::k8s

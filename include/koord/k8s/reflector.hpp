@@ -45,6 +45,14 @@ class ReflectorHandler {
   virtual void listAborted() = 0;
   [[nodiscard]] virtual Status watchEvent(WatchEventType type, Json&& object,
                                           const std::string& resource_version) = 0;
+  // A handler that reads the objects of a protobuf watch itself returns true: its events then
+  // come through watchEventProtobuf() with the enveloped object (protobuf_object.hpp) instead.
+  [[nodiscard]] virtual bool readsProtobuf() const { return false; }
+  [[nodiscard]] virtual Status watchEventProtobuf(WatchEventType /*type*/,
+                                                  std::string_view /*envelope*/,
+                                                  const std::string& /*resource_version*/) {
+    return Status::unimplemented("this handler does not read protobuf objects");
+  }
 };
 
 // The encoding of a watch's events.

@@ -25,8 +25,12 @@ std::string_view watchEventTypeName(WatchEventType type);
 
 struct WatchEvent {
   WatchEventType type = WatchEventType::kAdded;
-  // The object (for kError, a metav1.Status).
+  // The object (for kError, a metav1.Status). Null when protobuf_object holds it instead.
   Json object;
+  // Only from a ProtobufWatchDecoder that keeps objects raw (ProtobufObjects::kRaw), for every
+  // type but kError: the object's enveloped protobuf bytes, for a decoder that reads them
+  // directly (protobuf_pod.hpp). Empty otherwise.
+  std::string protobuf_object;
   // object.metadata.resourceVersion; empty when absent (always for kError).
   std::string resource_version;
 

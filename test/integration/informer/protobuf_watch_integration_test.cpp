@@ -3,10 +3,12 @@
 // same Pods after the same creations, updates and deletions. The JSON watch is the reference, so
 // any field the protobuf schema reads wrong (a field number, a time, a quantity) shows as a
 // difference. Both informers start before the pods exist, so every pod reaches them as a watch
-// event, not through the (JSON) list.
+// event, not through the (JSON) list. A third informer decodes the protobuf straight into the Pod
+// (protobuf_pod.hpp) and must hold the same Pods again.
 #include <gtest/gtest.h>
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -16,6 +18,7 @@
 #include "koord/k8s/client.hpp"
 #include "koord/k8s/errors.hpp"
 #include "koord/k8s/informer.hpp"
+#include "koord/k8s/protobuf_pod.hpp"
 #include "koord/k8s/transforms.hpp"
 #include "test/integration/support/test_cluster.hpp"
 
@@ -145,10 +148,25 @@ class ProtobufWatchIntegrationTest : public ::testing::Test {
 TEST_F(ProtobufWatchIntegrationTest, HoldsTheSamePodsAsAJsonWatch) {
   Informer<Pod> json(*client_, options(WatchFormat::kJson), &decodePodForNode);
   Informer<Pod> protobuf(*client_, options(WatchFormat::kProtobuf), &decodePodForNode);
+  // The third reads each event's protobuf straight into the Pod, as koord-extender and
+  // koord-agent do, and counts the events its direct path left to the JSON path.
+  Informer<Pod> direct(*client_, options(WatchFormat::kProtobuf), &decodePodForNode);
+  std::atomic<int> direct_decoded{0};
+  std::atomic<int> left_to_json{0};
+  direct.setProtobufDecoder([&](std::string_view envelope) -> Result<Pod> {
+    if (auto pod = decodeProtobufPodDirect(envelope, PodFields::kNode)) {
+      ++direct_decoded;
+      return std::move(*pod);
+    }
+    ++left_to_json;
+    return decodeProtobufPodForNode(envelope);
+  });
   json.start();
   protobuf.start();
+  direct.start();
   ASSERT_TRUE(json.waitForSync(seconds(30)));
   ASSERT_TRUE(protobuf.waitForSync(seconds(30)));
+  ASSERT_TRUE(direct.waitForSync(seconds(30)));
 
   auto owner = client_->create(kConfigMaps, ns_, {{"metadata", {{"name", "owner"}}}});
   ASSERT_TRUE(owner.ok()) << owner.status();
@@ -176,26 +194,39 @@ TEST_F(ProtobufWatchIntegrationTest, HoldsTheSamePodsAsAJsonWatch) {
            informer.store().get(ns_ + "/plain") == nullptr;
   };
   // Both have seen the same last version of every pod.
-  const auto same_versions = [&] {
+  const auto same_versions = [&](Informer<Pod>& other) {
     for (const std::string& key : json.store().listKeys()) {
       auto a = json.store().get(key);
-      auto b = protobuf.store().get(key);
+      auto b = other.store().get(key);
       if (!a || !b || a->metadata.resourceVersion != b->metadata.resourceVersion) {
         return false;
       }
     }
     return true;
   };
-  ASSERT_TRUE(eventually([&] { return settled(json) && settled(protobuf) && same_versions(); },
-                         seconds(30)));
+  ASSERT_TRUE(eventually(
+      [&] {
+        return settled(json) && settled(protobuf) && settled(direct) && same_versions(protobuf) &&
+               same_versions(direct);
+      },
+      seconds(30)));
   EXPECT_GE(protobuf.stats().events, 7u);  // 4 added, 1 label, 2 deletion updates, 1 deleted
+  EXPECT_EQ(direct.stats().events, protobuf.stats().events);
+  EXPECT_EQ(direct.stats().handler_errors, 0u);
+  EXPECT_GE(direct_decoded.load(), 7);
+  EXPECT_EQ(left_to_json.load(), 0);
 
   for (const std::string& key : json.store().listKeys()) {
     auto from_json = json.store().get(key);
     auto from_protobuf = protobuf.store().get(key);
+    auto from_direct = direct.store().get(key);
     ASSERT_NE(from_protobuf, nullptr) << key;
+    ASSERT_NE(from_direct, nullptr) << key;
     EXPECT_EQ(api::core::toJson(*from_protobuf).dump(2), api::core::toJson(*from_json).dump(2))
         << key;
+    EXPECT_EQ(api::core::toJson(*from_direct).dump(2), api::core::toJson(*from_json).dump(2))
+        << key;
+    EXPECT_TRUE(*from_direct == *from_protobuf) << key;
   }
   // The comparison is not between two empty pods: the protobuf one carries what was sent.
   auto rich = protobuf.store().get(ns_ + "/rich-2");
@@ -217,6 +248,7 @@ TEST_F(ProtobufWatchIntegrationTest, HoldsTheSamePodsAsAJsonWatch) {
   }
   json.stop();
   protobuf.stop();
+  direct.stop();
 }
 
 }  // namespace
