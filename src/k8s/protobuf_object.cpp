@@ -470,21 +470,10 @@ Result<std::string> protobufObjectResourceVersion(std::string_view envelope) {
 namespace protobuf_wire {
 
 Status decodeMessageAsJson(std::string_view message, JsonSchema schema, Json& out) {
-  const MessageSpec* spec = nullptr;
-  switch (schema) {
-    case JsonSchema::kResourceClaim:
-      spec = &kResourceClaim;
-      break;
-    case JsonSchema::kPodAffinity:
-      spec = &kPodAffinity;
-      break;
-    case JsonSchema::kTopologySpreadConstraint:
-      spec = &kTopologySpreadConstraint;
-      break;
-    case JsonSchema::kContainerStatus:
-      spec = &kContainerStatus;
-      break;
-  }
+  // In the order of JsonSchema's enumerators.
+  constexpr std::array<const MessageSpec*, 4> kSchemas{
+      &kResourceClaim, &kPodAffinity, &kTopologySpreadConstraint, &kContainerStatus};
+  const MessageSpec* spec = kSchemas.at(static_cast<size_t>(schema));
   if (!out.is_object()) {
     out = Json::object();
   }

@@ -80,12 +80,12 @@ bool readString(Reader& r, uint32_t wire, std::string& out) {
 }
 
 bool readString(Reader& r, uint32_t wire, std::optional<std::string>& out) {
-  std::string_view bytes;
-  if (!bytesOf(r, wire, bytes)) {
+  std::string v;
+  if (!readString(r, wire, v)) {
     return false;
   }
-  if (!bytes.empty()) {
-    out = protobuf_wire::jsonString(bytes);
+  if (!v.empty()) {
+    out = std::move(v);
   }
   return true;
 }
@@ -100,7 +100,7 @@ bool appendString(Reader& r, uint32_t wire, std::vector<std::string>& out) {
 }
 
 // int32 and int64 alike arrive as a varint, negatives sign-extended to 64 bits.
-bool readInt(Reader& r, uint32_t wire, int64_t& out) {
+bool readScalar(Reader& r, uint32_t wire, int64_t& out) {
   uint64_t v = 0;
   if (!varintOf(r, wire, v)) {
     return false;
@@ -109,18 +109,9 @@ bool readInt(Reader& r, uint32_t wire, int64_t& out) {
   return true;
 }
 
-bool readInt(Reader& r, uint32_t wire, std::optional<int64_t>& out) {
+bool readScalar(Reader& r, uint32_t wire, int32_t& out) {
   int64_t v = 0;
-  if (!readInt(r, wire, v)) {
-    return false;
-  }
-  out = v;
-  return true;
-}
-
-bool readInt(Reader& r, uint32_t wire, int32_t& out) {
-  int64_t v = 0;
-  if (!readInt(r, wire, v) || v < std::numeric_limits<int32_t>::min() ||
+  if (!readScalar(r, wire, v) || v < std::numeric_limits<int32_t>::min() ||
       v > std::numeric_limits<int32_t>::max()) {
     return false;  // the JSON path's "integer out of range"
   }
@@ -128,16 +119,7 @@ bool readInt(Reader& r, uint32_t wire, int32_t& out) {
   return true;
 }
 
-bool readInt(Reader& r, uint32_t wire, std::optional<int32_t>& out) {
-  int32_t v = 0;
-  if (!readInt(r, wire, v)) {
-    return false;
-  }
-  out = v;
-  return true;
-}
-
-bool readBool(Reader& r, uint32_t wire, bool& out) {
+bool readScalar(Reader& r, uint32_t wire, bool& out) {
   uint64_t v = 0;
   if (!varintOf(r, wire, v)) {
     return false;
@@ -146,9 +128,11 @@ bool readBool(Reader& r, uint32_t wire, bool& out) {
   return true;
 }
 
-bool readBool(Reader& r, uint32_t wire, std::optional<bool>& out) {
-  bool v = false;
-  if (!readBool(r, wire, v)) {
+// A Go pointer to a number or a bool: set whenever the field is present.
+template <class T>
+bool readScalar(Reader& r, uint32_t wire, std::optional<T>& out) {
+  T v{};
+  if (!readScalar(r, wire, v)) {
     return false;
   }
   out = v;
@@ -320,9 +304,9 @@ bool decode(std::string_view data, OwnerReference& out) {
       case 5:
         return readString(r, wire, out.apiVersion);
       case 6:
-        return readBool(r, wire, out.controller);
+        return readScalar(r, wire, out.controller);
       case 7:
-        return readBool(r, wire, out.blockOwnerDeletion);
+        return readScalar(r, wire, out.blockOwnerDeletion);
       default:
         return r.skip(wire);
     }
@@ -343,13 +327,13 @@ bool decode(std::string_view data, ObjectMeta& out) {
       case 6:
         return readString(r, wire, out.resourceVersion);
       case 7:
-        return readInt(r, wire, out.generation);
+        return readScalar(r, wire, out.generation);
       case 8:
         return readTime(r, wire, out.creationTimestamp);
       case 9:
         return readTime(r, wire, out.deletionTimestamp);
       case 10:
-        return readInt(r, wire, out.deletionGracePeriodSeconds);
+        return readScalar(r, wire, out.deletionGracePeriodSeconds);
       case 11:
         return readStringMap(r, wire, out.labels);
       case 12:
@@ -406,7 +390,7 @@ bool decode(std::string_view data, Toleration& out) {
       case 4:
         return readString(r, wire, out.effect);
       case 5:
-        return readInt(r, wire, out.tolerationSeconds);
+        return readScalar(r, wire, out.tolerationSeconds);
       default:
         return r.skip(wire);
     }
@@ -451,7 +435,7 @@ bool decode(std::string_view data, PreferredSchedulingTerm& out) {
   return eachField(data, [&](Reader& r, uint32_t number, uint32_t wire) {
     switch (number) {
       case 1:
-        return readInt(r, wire, out.weight);
+        return readScalar(r, wire, out.weight);
       case 2:
         return readMessage(r, wire, out.preference);
       default:
@@ -498,7 +482,7 @@ bool decode(std::string_view data, PodSpec& out) {
       case 10:
         return readString(r, wire, out.nodeName);
       case 11:
-        return readBool(r, wire, out.hostNetwork);
+        return readScalar(r, wire, out.hostNetwork);
       case 18:
         return readMessage(r, wire, out.affinity);
       case 19:
@@ -510,7 +494,7 @@ bool decode(std::string_view data, PodSpec& out) {
       case 24:
         return readString(r, wire, out.priorityClassName);
       case 25:
-        return readInt(r, wire, out.priority);
+        return readScalar(r, wire, out.priority);
       case 29:
         return readString(r, wire, out.runtimeClassName);
       case 31:
