@@ -11,6 +11,7 @@ namespace koord::k8s {
 namespace {
 
 using api::Json;
+using protobuf_wire::forEachBytesField;
 using protobuf_wire::formatTime;
 using protobuf_wire::jsonString;
 using protobuf_wire::kLength;
@@ -232,50 +233,11 @@ Status malformed(std::string_view what) {
 
 Status decodeMessage(std::string_view data, const MessageSpec& spec, Json& out);
 
-// Calls fn(number, bytes) for each length-delimited field of `data`, in order, and skips the
-// other fields; false when `data` is malformed or fn returns false (a malformed nested message).
-template <class Fn>
-bool forEachBytesField(std::string_view data, Fn&& fn) {
-  Reader r(data);
-  uint32_t number = 0;
-  uint32_t wire = 0;
-  while (r.next(number, wire)) {
-    if (wire != kLength) {
-      if (!r.skip(wire)) {
-        break;
-      }
-      continue;
-    }
-    std::string_view bytes;
-    if (!r.bytes(bytes)) {
-      break;
-    }
-    if (!fn(number, bytes)) {
-      return false;
-    }
-  }
-  return r.ok();
-}
-
 // One map<string, V> entry {key = 1, value = 2}; for a Quantity value, its string = 1.
 Status decodeMapEntry(std::string_view data, bool quantity, Json& map) {
   std::string key;
   std::string value;
-  const bool ok = forEachBytesField(data, [&](uint32_t number, std::string_view bytes) {
-    if (number == 1) {
-      key = jsonString(bytes);
-    } else if (number == 2 && !quantity) {
-      value = jsonString(bytes);
-    } else if (number == 2) {
-      return forEachBytesField(bytes, [&](uint32_t n, std::string_view text) {
-        if (n == 1) {
-          value = jsonString(text);
-        }
-        return true;
-      });
-    }
-    return true;
-  });
+  const bool ok = protobuf_wire::readMapEntry(data, quantity, key, value);
   if (!ok) {
     return malformed("a map entry");
   }
@@ -386,40 +348,20 @@ Status decodeMessage(std::string_view data, const MessageSpec& spec, Json& out) 
 }  // namespace
 
 Result<Json> decodeProtobufObject(std::string_view envelope) {
-  constexpr std::string_view kMagic("k8s\0", 4);
-  if (envelope.substr(0, kMagic.size()) != kMagic) {
+  if (!envelope.starts_with(protobuf_wire::kEnvelopeMagic)) {
     return Status::invalidArgument("not a Kubernetes protobuf object: no \"k8s\\0\" prefix");
   }
-  std::string api_version;
-  std::string kind;
-  std::string_view raw;
-  std::string encoding;
-  const bool ok = forEachBytesField(
-      envelope.substr(kMagic.size()), [&](uint32_t number, std::string_view bytes) {
-        if (number == 1) {  // typeMeta {apiVersion = 1, kind = 2}
-          return forEachBytesField(bytes, [&](uint32_t n, std::string_view text) {
-            if (n == 1) {
-              api_version = jsonString(text);
-            } else if (n == 2) {
-              kind = jsonString(text);
-            }
-            return true;
-          });
-        }
-        if (number == 2) {
-          raw = bytes;
-        } else if (number == 3) {
-          encoding = jsonString(bytes);
-        }
-        return true;
-      });
-  if (!ok) {
+  protobuf_wire::Envelope read;
+  if (!protobuf_wire::readEnvelope(envelope.substr(protobuf_wire::kEnvelopeMagic.size()), read)) {
     return malformed("the envelope");
   }
-  if (!encoding.empty()) {
-    return Status::invalidArgument("protobuf object with content encoding '" + encoding +
+  if (!read.encoding.empty()) {
+    return Status::invalidArgument("protobuf object with content encoding '" + read.encoding +
                                    "': not supported");
   }
+  const std::string& api_version = read.api_version;
+  const std::string& kind = read.kind;
+  const std::string_view raw = read.raw;
   const MessageSpec* spec = nullptr;
   if (kind == "Pod" && api_version == "v1") {
     spec = &kPod;
@@ -439,21 +381,16 @@ Result<Json> decodeProtobufObject(std::string_view envelope) {
 }
 
 Result<std::string> protobufObjectResourceVersion(std::string_view envelope) {
-  constexpr std::string_view kMagic("k8s\0", 4);
-  if (envelope.substr(0, kMagic.size()) != kMagic) {
+  if (!envelope.starts_with(protobuf_wire::kEnvelopeMagic)) {
     return Status::invalidArgument("not a Kubernetes protobuf object: no \"k8s\\0\" prefix");
   }
-  std::string_view raw;
+  protobuf_wire::Envelope read;
   std::string version;
   // As decodeProtobufObject reads it: every occurrence of metadata merges, the last non-empty
   // resourceVersion wins.
   const bool ok =
-      forEachBytesField(envelope.substr(kMagic.size()),
-                        [&](uint32_t number, std::string_view bytes) {
-                          raw = number == 2 ? bytes : raw;
-                          return true;
-                        }) &&
-      forEachBytesField(raw, [&](uint32_t number, std::string_view meta) {
+      protobuf_wire::readEnvelope(envelope.substr(protobuf_wire::kEnvelopeMagic.size()), read) &&
+      forEachBytesField(read.raw, [&](uint32_t number, std::string_view meta) {
         return number != 1 || forEachBytesField(meta, [&](uint32_t n, std::string_view bytes) {
                  if (n == 6 && !bytes.empty()) {
                    version = jsonString(bytes);

@@ -32,6 +32,7 @@ using api::core::PreferredSchedulingTerm;
 using api::core::ResourceRequirements;
 using api::core::StringMap;
 using api::core::Toleration;
+using protobuf_wire::eachField;
 using protobuf_wire::JsonSchema;
 using protobuf_wire::kLength;
 using protobuf_wire::kVarint;
@@ -44,20 +45,6 @@ using resource::ResourceList;
 // Every function returns false for anything left to the JSON path (protobuf_pod.hpp).
 
 constexpr std::string_view kKubectlLastApplied = "kubectl.kubernetes.io/last-applied-configuration";
-
-// Calls fn(reader, number, wire) for each field; fn reads the field's value or skips it.
-template <class Fn>
-bool eachField(std::string_view data, Fn&& fn) {
-  Reader r(data);
-  uint32_t number = 0;
-  uint32_t wire = 0;
-  while (r.next(number, wire)) {
-    if (!fn(r, number, wire)) {
-      return false;
-    }
-  }
-  return r.ok();
-}
 
 bool bytesOf(Reader& r, uint32_t wire, std::string_view& out) {
   return wire == kLength && r.bytes(out);
@@ -163,44 +150,11 @@ bool readTime(Reader& r, uint32_t wire, std::string& out) {
   return protobuf_wire::formatTime(has_seconds ? static_cast<int64_t>(seconds) : 0, out);
 }
 
-// One map<string, V> entry {key = 1, value = 2}; for a Quantity value, its string = 1.
-bool readMapEntry(std::string_view data, bool quantity, std::string& key, std::string& value) {
-  return eachField(data, [&](Reader& r, uint32_t number, uint32_t wire) {
-    if (wire != kLength) {
-      return r.skip(wire);
-    }
-    std::string_view bytes;
-    if (!r.bytes(bytes)) {
-      return false;
-    }
-    if (number == 1) {
-      key = protobuf_wire::jsonString(bytes);
-    } else if (number == 2 && !quantity) {
-      value = protobuf_wire::jsonString(bytes);
-    } else if (number == 2) {
-      return eachField(bytes, [&](Reader& q, uint32_t n, uint32_t w) {
-        if (w != kLength) {
-          return q.skip(w);
-        }
-        std::string_view text;
-        if (!q.bytes(text)) {
-          return false;
-        }
-        if (n == 1) {
-          value = protobuf_wire::jsonString(text);
-        }
-        return true;
-      });
-    }
-    return true;
-  });
-}
-
 bool readStringMap(Reader& r, uint32_t wire, StringMap& out) {
   std::string_view bytes;
   std::string key;
   std::string value;
-  if (!bytesOf(r, wire, bytes) || !readMapEntry(bytes, false, key, value)) {
+  if (!bytesOf(r, wire, bytes) || !protobuf_wire::readMapEntry(bytes, false, key, value)) {
     return false;
   }
   out.insert_or_assign(std::move(key), std::move(value));
@@ -211,7 +165,7 @@ bool readQuantityMap(Reader& r, uint32_t wire, ResourceList& out) {
   std::string_view bytes;
   std::string key;
   std::string value;
-  if (!bytesOf(r, wire, bytes) || !readMapEntry(bytes, true, key, value)) {
+  if (!bytesOf(r, wire, bytes) || !protobuf_wire::readMapEntry(bytes, true, key, value)) {
     return false;
   }
   // As the JSON path reads a quantity: surrounding whitespace trimmed first.
@@ -622,55 +576,16 @@ Result<Pod> decodeEnvelope(std::string_view envelope, PodFields fields) {
 }  // namespace
 
 std::optional<Pod> decodeProtobufPodDirect(std::string_view envelope, PodFields fields) {
-  constexpr std::string_view kMagic("k8s\0", 4);
-  if (!envelope.starts_with(kMagic)) {
-    return std::nullopt;
-  }
-  // runtime.Unknown {typeMeta = 1 {apiVersion = 1, kind = 2}, raw = 2, contentEncoding = 3}
-  std::string api_version;
-  std::string kind;
-  std::string_view raw;
-  std::string_view encoding;
-  const bool ok =
-      eachField(envelope.substr(kMagic.size()), [&](Reader& r, uint32_t number, uint32_t wire) {
-        std::string_view bytes;
-        if (wire != kLength) {
-          return r.skip(wire);
-        }
-        if (!r.bytes(bytes)) {
-          return false;
-        }
-        if (number == 1) {
-          return eachField(bytes, [&](Reader& t, uint32_t n, uint32_t w) {
-            std::string_view text;
-            if (w != kLength) {
-              return t.skip(w);
-            }
-            if (!t.bytes(text)) {
-              return false;
-            }
-            if (n == 1) {
-              api_version = protobuf_wire::jsonString(text);
-            } else if (n == 2) {
-              kind = protobuf_wire::jsonString(text);
-            }
-            return true;
-          });
-        }
-        if (number == 2) {
-          raw = bytes;
-        } else if (number == 3) {
-          encoding = bytes;
-        }
-        return true;
-      });
-  if (!ok || !encoding.empty() || kind != "Pod" || api_version != "v1") {
+  protobuf_wire::Envelope read;
+  if (!envelope.starts_with(protobuf_wire::kEnvelopeMagic) ||
+      !protobuf_wire::readEnvelope(envelope.substr(protobuf_wire::kEnvelopeMagic.size()), read) ||
+      !read.encoding.empty() || read.kind != "Pod" || read.api_version != "v1") {
     return std::nullopt;
   }
   Pod pod;
-  pod.apiVersion = std::move(api_version);
-  pod.kind = std::move(kind);
-  if (!decodePod(raw, fields, pod)) {
+  pod.apiVersion = std::move(read.api_version);
+  pod.kind = std::move(read.kind);
+  if (!decodePod(read.raw, fields, pod)) {
     return std::nullopt;
   }
   return pod;

@@ -74,4 +74,43 @@ std::string jsonString(std::string_view bytes) {
   return out;
 }
 
+bool readEnvelope(std::string_view unknown, Envelope& out) {
+  return forEachBytesField(unknown, [&](uint32_t number, std::string_view bytes) {
+    if (number == 1) {
+      return forEachBytesField(bytes, [&](uint32_t n, std::string_view text) {
+        if (n == 1) {
+          out.api_version = jsonString(text);
+        } else if (n == 2) {
+          out.kind = jsonString(text);
+        }
+        return true;
+      });
+    }
+    if (number == 2) {
+      out.raw = bytes;
+    } else if (number == 3) {
+      out.encoding = jsonString(bytes);
+    }
+    return true;
+  });
+}
+
+bool readMapEntry(std::string_view entry, bool quantity, std::string& key, std::string& value) {
+  return forEachBytesField(entry, [&](uint32_t number, std::string_view bytes) {
+    if (number == 1) {
+      key = jsonString(bytes);
+    } else if (number == 2 && !quantity) {
+      value = jsonString(bytes);
+    } else if (number == 2) {
+      return forEachBytesField(bytes, [&](uint32_t n, std::string_view text) {
+        if (n == 1) {
+          value = jsonString(text);
+        }
+        return true;
+      });
+    }
+    return true;
+  });
+}
+
 }  // namespace koord::k8s::protobuf_wire

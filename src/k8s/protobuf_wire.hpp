@@ -93,6 +93,53 @@ class Reader {
   bool ok_ = true;
 };
 
+// Calls fn(reader, number, wire) for each field of `data`, in order; fn reads the field's value
+// or skips it, and returns false to stop. False when fn did or `data` is malformed.
+template <class Fn>
+bool eachField(std::string_view data, Fn&& fn) {
+  Reader r(data);
+  uint32_t number = 0;
+  uint32_t wire = 0;
+  while (r.next(number, wire)) {
+    if (!fn(r, number, wire)) {
+      return false;
+    }
+  }
+  return r.ok();
+}
+
+// Calls fn(number, bytes) for each length-delimited field of `data`, in order, and skips the
+// other fields; false when `data` is malformed or fn returns false (a malformed nested message).
+template <class Fn>
+bool forEachBytesField(std::string_view data, Fn&& fn) {
+  return eachField(data, [&](Reader& r, uint32_t number, uint32_t wire) {
+    std::string_view bytes;
+    if (wire != kLength) {
+      return r.skip(wire);
+    }
+    return r.bytes(bytes) && fn(number, bytes);
+  });
+}
+
+// An enveloped object: "k8s\0" and a runtime.Unknown {typeMeta = 1 {apiVersion = 1, kind = 2},
+// raw = 2, contentEncoding = 3}.
+inline constexpr std::string_view kEnvelopeMagic("k8s\0", 4);
+
+struct Envelope {
+  std::string api_version;
+  std::string kind;
+  std::string_view raw;  // the object's message, a view into the envelope
+  std::string encoding;  // "" for none
+};
+
+// Reads the runtime.Unknown after kEnvelopeMagic; false when it is malformed. Repeated fields:
+// the last occurrence wins, as decodeProtobufObject has always read them.
+bool readEnvelope(std::string_view unknown, Envelope& out);
+
+// One map<string, V> entry {key = 1, value = 2}, V a string or (`quantity`) a resource.Quantity
+// {string = 1}; false when it is malformed.
+bool readMapEntry(std::string_view entry, bool quantity, std::string& key, std::string& value);
+
 // RFC 3339 in UTC, seconds only (what metav1.Time's JSON carries); false when out of range.
 bool formatTime(int64_t seconds, std::string& out);
 
