@@ -2,12 +2,15 @@
 # A real, throw-away Kubernetes control plane on loopback, for koord's tests, demos and by hand.
 #
 #   cluster.sh start DIR [--kwok] [--kwok-nodes-only] [--no-kcm] [--scheduler-config FILE]
+#                        [--node-lease-seconds N]
 #       Starts etcd, kube-apiserver (TLS, token auth, RBAC), kube-controller-manager and, when asked,
 #       kwok (fake kubelets) and kube-scheduler, each on a free loopback port. kwok makes its nodes
 #       Ready and renews their Leases, and runs bound pods (Running, Ready, deletion), unless
 #       --kwok-nodes-only (implies --kwok) leaves pods alone. Waits until each is
 #       ready, writes DIR/kubeconfig (cluster admin) and DIR/cluster.env (ports, PIDs, paths).
-#       In FILE, @KUBECONFIG@ is replaced by the kubeconfig's path.
+#       In FILE, @KUBECONFIG@ is replaced by the kubeconfig's path. --node-lease-seconds N (default
+#       40, a kubelet's) is the kwok nodes' Lease duration: kwok renews each Lease every N/4 s, and
+#       kube-controller-manager waits N + 10 s without a renewal before it marks a node unreachable.
 #   cluster.sh start-scheduler DIR FILE    starts (or restarts) kube-scheduler with config FILE (and the
 #                                          flags in $KOORD_SCHEDULER_FLAGS, if set)
 #   cluster.sh stop-scheduler DIR
@@ -112,13 +115,16 @@ start_scheduler() {
 }
 
 cmd_start() {
-  local kwok=0 kwok_pods=1 kcm=1 scheduler_config=""
+  local kwok=0 kwok_pods=1 kcm=1 scheduler_config="" lease_seconds=40
   while [ $# -gt 0 ]; do
     case "$1" in
       --kwok) kwok=1 ;;
       --kwok-nodes-only) kwok=1; kwok_pods=0 ;;
       --no-kcm) kcm=0 ;;
       --scheduler-config) scheduler_config="$2"; shift ;;
+      --node-lease-seconds)
+        [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || die "--node-lease-seconds takes a whole number of seconds"
+        lease_seconds="$2"; shift ;;
       *) die "unknown option '$1'" ;;
     esac
     shift
@@ -165,7 +171,7 @@ cmd_start() {
     "$K8S_BIN/kube-controller-manager" --kubeconfig="$DIR/kubeconfig" --leader-elect=false \
       --bind-address=127.0.0.1 --secure-port=0 --controllers="$controllers" \
       --service-account-private-key-file="$DIR/sa.key" --root-ca-file="$DIR/certs/apiserver.crt" \
-      --use-service-account-credentials=false \
+      --use-service-account-credentials=false --node-monitor-grace-period="$((lease_seconds + 10))s" \
       >>"$DIR/logs/kube-controller-manager.log" 2>&1 &
     save KCM_PID $!
   fi
@@ -188,7 +194,7 @@ cmd_start() {
     kwok_port="$(free_port)"
     kwok --config="$DIR/kwok.yaml" --kubeconfig="$DIR/kubeconfig" --manage-all-nodes=false \
       --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
-      --cidr=10.0.0.0/24 --node-ip=10.0.0.1 --node-lease-duration-seconds=40 \
+      --cidr=10.0.0.0/24 --node-ip=10.0.0.1 --node-lease-duration-seconds="$lease_seconds" \
       --server-address="127.0.0.1:$kwok_port" \
       >>"$DIR/logs/kwok.log" 2>&1 &
     save KWOK_PID $!

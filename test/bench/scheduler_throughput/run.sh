@@ -8,7 +8,7 @@
 #   bash test/bench/scheduler_throughput/run.sh --extender build/default/extender/koord-extender
 #        [--nodes 1000] [--pods 5000] [--runs 1] [--kwok-pods] [--no-batching] [--no-plugins]
 #        [--verbs all|filter|bind] [--cpus CONTROL:SCHEDULER] [--extender-cpus LIST]
-#        [--scheduler-config FILE]
+#        [--scheduler-config FILE] [--node-lease-seconds N]
 #
 # kube-scheduler (1.35+) reuses a pod's result for the identical pods after it (the
 # OpportunisticBatching feature) but turns that off for any profile with extenders; --no-batching
@@ -50,11 +50,13 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 extender_bin="" nodes=1000 pods=5000 runs=1 kwok_mode=--kwok-nodes-only plugins_line="" verbs=all
+lease_seconds=40
 scheduler_config="$root/deploy/scheduler-config/scheduler-config.yaml"
 control_cpus="" scheduler_cpus="" extender_cpus=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --extender | --nodes | --pods | --runs | --verbs | --cpus | --extender-cpus | --scheduler-config)
+    --extender | --nodes | --pods | --runs | --verbs | --cpus | --extender-cpus | --scheduler-config | \
+    --node-lease-seconds)
       [ $# -ge 2 ] || { echo "$1 needs a value" >&2; exit 2; } ;;
   esac
   case "$1" in
@@ -68,6 +70,9 @@ while [ $# -gt 0 ]; do
     --runs) runs="$2" ;;
     --verbs) verbs="$2" ;;
     --scheduler-config) scheduler_config="$2" ;;
+    --node-lease-seconds)
+      [[ "$2" =~ ^[1-9][0-9]*$ ]] || { echo "--node-lease-seconds takes a whole number" >&2; exit 2; }
+      lease_seconds="$2" ;;
     --cpus)
       [[ "$2" =~ ^[0-9,-]+:[0-9,-]+$ ]] || { echo "--cpus takes CONTROL:SCHEDULER, e.g. 0:1" >&2; exit 2; }
       control_cpus="${2%%:*}" scheduler_cpus="${2#*:}" ;;
@@ -108,7 +113,8 @@ cleanup() {
   rm -rf "$dir"
 }
 trap cleanup EXIT
-bash "$root/test/controlplane/cluster.sh" start "$dir" "$kwok_mode" >/dev/null
+bash "$root/test/controlplane/cluster.sh" start "$dir" "$kwok_mode" \
+  --node-lease-seconds "$lease_seconds" >/dev/null
 # shellcheck disable=SC1091
 source "$dir/cluster.env"
 export PATH="$BIN_PATH:$PATH" KUBECONFIG
@@ -174,11 +180,20 @@ cpu_seconds() {
   python3 -c "print((${12} + ${13}) / $(getconf CLK_TCK))"
 }
 
+# TCP connections this machine has accepted so far (every listener; /proc/net/snmp PassiveOpens).
+# During the extender's run most are kube-scheduler's new connections to koord-extender: its
+# extender client keeps only 2 idle ones.
+tcp_passive_opens() {
+  awk '/^Tcp:/ { if (!n) { for (i = 1; i <= NF; i++) col[$i] = i; n = 1 } else print $col["PassiveOpens"] }' \
+    /proc/net/snmp
+}
+
 # Creates the pods while no scheduler runs, starts kube-scheduler with config $1, and prints pods/s
 # from the moment it is up (healthz) to the last binding: the scheduler's throughput, not the
 # client's creation rate. With $2 (a label), also writes to stderr the CPU seconds each component
 # used while the scheduler ran, which says where the time went, and koord-extender's by thread
-# name (koord-http: the requests; watch-pods, watch-nodes: the informers; thread_cpu.py).
+# name (koord-http: the requests; watch-pods, watch-nodes: the informers; thread_cpu.py), and the
+# requests kube-apiserver served meanwhile by verb and resource (api_requests.py).
 measure() {
   kubectl delete pods --all --wait=false --grace-period=0 --force >/dev/null 2>&1 || true
   while [ "$(kubectl get pods -o name 2>/dev/null | wc -l)" -ne 0 ]; do sleep 1; done
@@ -191,6 +206,11 @@ measure() {
     --count "$pods" --timeout "$((60 + pods / 10))" > "$dir/wait.out" &
   local waiter=$!
   until grep -q watching "$dir/wait.out" 2>/dev/null; do sleep 0.1; done
+  # Counted from before kube-scheduler starts, so no read of the metrics falls inside the run.
+  local accepted_before
+  accepted_before="$(tcp_passive_opens)"
+  python3 "$here/api_requests.py" snapshot --server "https://127.0.0.1:$APISERVER_PORT" \
+    --token "$TOKEN" >"$dir/requests_before"
   "${on_scheduler_cpus[@]}" bash "$root/test/controlplane/cluster.sh" start-scheduler "$dir" "$1" >/dev/null
   local start end scheduler_pid
   start="$(date +%s.%N)"
@@ -205,6 +225,9 @@ measure() {
   fi
   wait "$waiter" || { echo "waiting for the pods to be bound failed" >&2; exit 1; }
   end="$(date +%s.%N)"
+  echo "tcp_connections_accepted_$2: $(($(tcp_passive_opens) - accepted_before))" >&2
+  echo "apiserver_requests_$2: $(python3 "$here/api_requests.py" since \
+    --server "https://127.0.0.1:$APISERVER_PORT" --token "$TOKEN" "$dir/requests_before")" >&2
   if [ -n "$extender_pid" ]; then
     echo "extender_cpu_by_thread_$2: $(python3 "$here/thread_cpu.py" since "$extender_pid" "$dir/threads_before")" >&2
   fi
@@ -275,7 +298,7 @@ for run in $(seq 1 "$runs"); do
   echo "run: $run"
   echo "nodes: $nodes"
   echo "pods: $pods"
-  echo "kwok: ${kwok_mode#--}"
+  echo "kwok: ${kwok_mode#--}, node leases of ${lease_seconds} s"
   if [ -n "$plugins_line" ]; then echo "extender_plugins: none"; else echo "extender_plugins: default"; fi
   echo "extender_verbs: $verbs"
   echo "scheduler_flags: ${KOORD_SCHEDULER_FLAGS:-none}"
