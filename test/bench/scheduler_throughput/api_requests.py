@@ -6,7 +6,13 @@
   api_requests.py since --server URL --token T FILE        prints "VERB:resource[/subresource]=N ..."
                                                            for what changed since the snapshot,
                                                            largest first (WATCH requests and those
-                                                           of under 10 left out), or "unavailable"
+                                                           of under 10 left out), "none", or
+                                                           "unavailable (why)" when the metrics or
+                                                           the snapshot cannot be read
+
+Exits 0 either way, so that a benchmark run never fails for want of these figures; a snapshot that
+could not be taken is written as null, and the `since` after it says unavailable rather than
+counting from kube-apiserver's start.
 
 Counts are per request, whoever sent it (the metric has no client label). The reads of these
 metrics themselves are GETs of no resource and are not listed.
@@ -52,13 +58,12 @@ def main():
     parser.add_argument("--server", required=True)
     parser.add_argument("--token", required=True)
     args = parser.parse_intermixed_args()
+    if args.mode == "since" and not args.file:
+        parser.error("since needs the FILE a snapshot was written to")
     try:
         now = counters(args.server, args.token)
     except OSError as error:
-        if args.mode == "snapshot":
-            print("{}")
-        else:
-            print(f"unavailable ({error})")
+        print("null" if args.mode == "snapshot" else f"unavailable ({error})")
         return 0
     if args.mode == "snapshot":
         print(json.dumps(now))
@@ -66,8 +71,12 @@ def main():
     try:
         with open(args.file) as f:
             before = json.load(f)
-    except (OSError, ValueError):
-        before = {}
+    except (OSError, ValueError) as error:
+        print(f"unavailable (snapshot {args.file}: {error})")
+        return 0
+    if not isinstance(before, dict):
+        print(f"unavailable (no snapshot was taken: {args.file} holds {json.dumps(before)})")
+        return 0
     changed = {key: round(count - before.get(key, 0)) for key, count in now.items()}
     listed = sorted(((n, key) for key, n in changed.items() if n >= 10), reverse=True)
     print(" ".join(f"{key}={n}" for n, key in listed) or "none")

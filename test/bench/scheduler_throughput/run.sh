@@ -192,8 +192,9 @@ tcp_passive_opens() {
 # from the moment it is up (healthz) to the last binding: the scheduler's throughput, not the
 # client's creation rate. With $2 (a label), also writes to stderr the CPU seconds each component
 # used while the scheduler ran, which says where the time went, and koord-extender's by thread
-# name (koord-http: the requests; watch-pods, watch-nodes: the informers; thread_cpu.py), and the
-# requests kube-apiserver served meanwhile by verb and resource (api_requests.py).
+# name (koord-http: the requests; watch-pods, watch-nodes: the informers; thread_cpu.py), the
+# requests kube-apiserver served meanwhile by verb and resource (api_requests.py; "unavailable"
+# when its metrics cannot be read), and the TCP connections the machine accepted.
 measure() {
   kubectl delete pods --all --wait=false --grace-period=0 --force >/dev/null 2>&1 || true
   while [ "$(kubectl get pods -o name 2>/dev/null | wc -l)" -ne 0 ]; do sleep 1; done
