@@ -52,7 +52,7 @@ Status connectInformers(k8s::SharedInformerFactory& factory, framework::ClusterS
       auto pods, factory.informerFor<api::core::Pod>(k8s::kPods, {}, &k8s::decodePodForCache,
                                                      k8s::WatchFormat::kProtobuf));
   // A watch event's Pod decoded straight from protobuf, with no JSON tree between (the Pod watch
-  // was a sixth of koord-extender's CPU in a throughput run; docs/performance.md).
+  // was a sixth of koord-extender's CPU in a throughput run; docs/extender-throughput-log.md).
   pods->setProtobufDecoder(&k8s::decodeProtobufPodForCache);
   k8s::ResourceEventHandlers<api::core::Node> node_handlers;
   node_handlers.onAdd = [&state](const std::shared_ptr<const api::core::Node>& node) {

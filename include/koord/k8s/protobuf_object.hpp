@@ -2,7 +2,7 @@
 // turned into the JSON the rest of koord decodes. Only a watch of Pods uses it: kube-scheduler
 // watches Pods in protobuf, so kube-apiserver already holds each event in that encoding and a
 // second protobuf watcher costs it no encoding of its own, where a JSON watcher makes it encode
-// every Pod again (docs/performance.md).
+// every Pod again (docs/extender-throughput-log.md).
 //
 // The envelope is the 4 bytes "k8s\0" and a runtime.Unknown {typeMeta {apiVersion, kind}, raw,
 // contentEncoding, contentType}; raw is the object's message (k8s.io/api generated.proto).

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What one pod binding costs kube-apiserver (and etcd) in CPU, with the Binding's body in JSON
-and in protobuf, measured in the same run (docs/performance.md, "The binding in protobuf: measured, not shipped").
+and in protobuf, measured in the same run (docs/extender-throughput-log.md, "The binding in protobuf: measured, not shipped").
 
 Starts its own control plane (test/controlplane/cluster.sh: etcd, kube-apiserver,
 kube-controller-manager), creates one Node and --pods pending pods, then binds them in blocks of

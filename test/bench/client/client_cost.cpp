@@ -2,7 +2,7 @@
 // is not counted): sequential POSTs of a SelfSubjectReview (a write path that stores nothing) to a
 // real kube-apiserver, in blocks, printing the client's CPU microseconds per request (median of
 // the blocks). Run by hand against a control plane (test/controlplane/cluster.sh); figures go to
-// docs/performance.md.
+// docs/extender-throughput-log.md ("One API request from koord-extender").
 //
 //   client_cost --kubeconfig FILE [--requests 4000] [--block 500]
 #include <algorithm>
