@@ -1,8 +1,8 @@
 // Pods in the apiserver's protobuf encoding, decoded straight into api::core::Pod for an informer
 // cache: the same Pod that decodeProtobufObject (protobuf_object.hpp) followed by
 // decodePodForCache or decodePodForNode (transforms.hpp) gives, without the JSON tree between
-// them, which was most of what a Pod watch event cost koord-extender (docs/extender-throughput-log.md,
-// "A Pod watch event without JSON").
+// them, which was most of what a Pod watch event cost koord-extender
+// (docs/extender-throughput-log.md, "A Pod watch event without JSON").
 //
 // The direct path takes the usual Pod and hands anything unusual to the JSON path, so results and
 // errors are the JSON path's by construction: a malformed message, a kind other than v1 Pod, a
