@@ -8,7 +8,7 @@
 #   bash test/bench/scheduler_throughput/run.sh --extender build/default/extender/koord-extender
 #        [--nodes 1000] [--pods 5000] [--runs 1] [--kwok-pods] [--no-batching] [--no-plugins]
 #        [--verbs all|filter|bind] [--cpus CONTROL:SCHEDULER] [--extender-cpus LIST]
-#        [--scheduler-config FILE] [--node-lease-seconds N]
+#        [--scheduler-config FILE] [--node-lease-seconds N] [--floor-extender PATH]
 #
 # kube-scheduler (1.35+) reuses a pod's result for the identical pods after it (the
 # OpportunisticBatching feature) but turns that off for any profile with extenders; --no-batching
@@ -44,6 +44,13 @@
 # side of every extender call (encoding the pod and names, its HTTP client, decoding the replies),
 # so no extender, however cheap, gets a ratio above this figure on the machine measured.
 #
+# --floor-extender PATH (build/default/test/bench/scheduler_throughput/floor_extender) adds a third
+# measurement to every run: the same scheduler configuration with floor_extender, an extender that
+# only copies the candidates back, scores nothing and POSTs the binding, in koord-extender's place.
+# Its ratio (ratio_floor_over_without) is what kube-scheduler with any binding extender reaches in
+# that run, so the gap between it and koord-extender's is what koord-extender's own work costs.
+# Odd runs go plain, koord-extender, floor; even runs floor, koord-extender, plain.
+#
 # --scheduler-config FILE measures another KubeSchedulerConfiguration in place of the chart's (its
 # extenders' 127.0.0.1:10262 is pointed at this run's koord-extender, as for the chart's).
 set -euo pipefail
@@ -52,11 +59,11 @@ root="$(cd "$here/../../.." && pwd)"
 extender_bin="" nodes=1000 pods=5000 runs=1 kwok_mode=--kwok-nodes-only plugins_line="" verbs=all
 lease_seconds=40
 scheduler_config="$root/deploy/scheduler-config/scheduler-config.yaml"
-control_cpus="" scheduler_cpus="" extender_cpus=""
+control_cpus="" scheduler_cpus="" extender_cpus="" floor_bin=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --extender | --nodes | --pods | --runs | --verbs | --cpus | --extender-cpus | --scheduler-config | \
-    --node-lease-seconds)
+    --node-lease-seconds | --floor-extender)
       [ $# -ge 2 ] || { echo "$1 needs a value" >&2; exit 2; } ;;
   esac
   case "$1" in
@@ -65,6 +72,7 @@ while [ $# -gt 0 ]; do
     --no-batching) export KOORD_SCHEDULER_FLAGS="--feature-gates=OpportunisticBatching=false"
                    shift; continue ;;
     --extender) extender_bin="$2" ;;
+    --floor-extender) floor_bin="$2" ;;
     --nodes) nodes="$2" ;;
     --pods) pods="$2" ;;
     --runs) runs="$2" ;;
@@ -90,6 +98,7 @@ case "$verbs" in
   *) echo "--verbs takes all, filter or bind" >&2; exit 2 ;;
 esac
 [ -x "$extender_bin" ] || { echo "pass --extender PATH (the koord-extender binary)" >&2; exit 2; }
+[ -z "$floor_bin" ] || [ -x "$floor_bin" ] || { echo "cannot run --floor-extender $floor_bin" >&2; exit 2; }
 [ -r "$scheduler_config" ] || { echo "cannot read --scheduler-config $scheduler_config" >&2; exit 2; }
 if [ -n "$extender_cpus" ] && [ -z "$control_cpus" ]; then
   echo "--extender-cpus needs --cpus" >&2; exit 2
@@ -244,8 +253,9 @@ measure() {
   python3 -c "print(round($pods / ($end - $start), 1))"
 }
 
+# Starts the extender binary $1 (koord-extender or floor_extender) and waits until it is ready.
 start_extender() {
-  "${on_extender_cpus[@]}" "$extender_bin" --config "$dir/extender-config.yaml" --log-level warn \
+  "${on_extender_cpus[@]}" "$1" --config "$dir/extender-config.yaml" --log-level warn \
     >"$dir/extender.log" 2>&1 &
   extender_pid=$!
   for _ in $(seq 1 600); do
@@ -270,15 +280,25 @@ stop_extender() {
 # Odd runs measure without the extender first, even runs with it first: the cluster's history
 # (etcd's revisions, the apiserver's caches) grows with every run, so a fixed order would favour
 # whichever comes first.
-ratios=() ceilings=()
+# With --floor-extender: sets floor to the pods/s of the same scheduler configuration with
+# floor_extender (in this shell, so that cleanup stops it if the run fails).
+measure_floor() {
+  start_extender "$floor_bin"
+  floor="$(measure "$dir/with-extender.yaml" with_floor_extender)"
+  stop_extender
+}
+ratios=() ceilings=() floor_ratios=()
 for run in $(seq 1 "$runs"); do
+  floor=""
   if [ $((run % 2)) -eq 1 ]; then
     plain="$(measure "$dir/plain.yaml" without_extender)"
-    start_extender
+    start_extender "$extender_bin"
     with="$(measure "$dir/with-extender.yaml" with_extender)"
     stop_extender
+    if [ -n "$floor_bin" ]; then measure_floor; fi
   else
-    start_extender
+    if [ -n "$floor_bin" ]; then measure_floor; fi
+    start_extender "$extender_bin"
     with="$(measure "$dir/with-extender.yaml" with_extender)"
     stop_extender
     plain="$(measure "$dir/plain.yaml" without_extender)"
@@ -315,11 +335,17 @@ for run in $(seq 1 "$runs"); do
   echo "pods_per_second_without_extender: $plain"
   echo "pods_per_second_with_extender: $with"
   echo "ratio_with_over_without: $ratio"
+  if [ -n "$floor" ]; then
+    floor_ratios+=("$(python3 -c "print(round($floor / $plain, 3))")")
+    echo "pods_per_second_with_floor_extender: $floor"
+    echo "ratio_floor_over_without: ${floor_ratios[-1]}"
+  fi
   if [ -n "$ceiling" ]; then echo "ratio_ceiling_kube_scheduler_cpu: $ceiling"; fi
 done
 median() { python3 -c "import statistics, sys; print('$1:', round(statistics.median(map(float, sys.argv[1:])), 3))" "${@:2}"; }
 if [ "$runs" -gt 1 ]; then
   median median_ratio "${ratios[@]}"
+  if [ ${#floor_ratios[@]} -gt 0 ]; then median median_ratio_floor "${floor_ratios[@]}"; fi
   if [ ${#ceilings[@]} -gt 0 ]; then median median_ratio_ceiling_kube_scheduler_cpu "${ceilings[@]}"; fi
 fi
 exit 0
