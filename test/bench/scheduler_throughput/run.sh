@@ -221,6 +221,11 @@ measure() {
   accepted_before="$(tcp_passive_opens)"
   python3 "$here/api_requests.py" snapshot --server "https://127.0.0.1:$APISERVER_PORT" \
     --token "$TOKEN" >"$dir/requests_before"
+  # kube-scheduler's log grows over the runs: its lines from here on are this run's.
+  local log_lines_before=0
+  if [ -f "$dir/logs/kube-scheduler.log" ]; then
+    log_lines_before="$(wc -l <"$dir/logs/kube-scheduler.log")"
+  fi
   "${on_scheduler_cpus[@]}" bash "$root/test/controlplane/cluster.sh" start-scheduler "$dir" "$1" >/dev/null
   local start end scheduler_pid
   start="$(date +%s.%N)"
@@ -236,6 +241,15 @@ measure() {
   wait "$waiter" || { echo "waiting for the pods to be bound failed" >&2; exit 1; }
   end="$(date +%s.%N)"
   echo "tcp_connections_accepted_$2: $(($(tcp_passive_opens) - accepted_before))" >&2
+  # Pods kube-scheduler had to try again (a refused or failed bind, a filter error), and the first
+  # reason: a retried pod costs another cycle and an Event, so a run with many is not like the rest.
+  local retried
+  retried="$(tail -n +"$((log_lines_before + 1))" "$dir/logs/kube-scheduler.log" | grep 'Error scheduling pod' || true)"
+  if [ -n "$retried" ]; then
+    echo "scheduling_errors_$2: $(wc -l <<<"$retried"), first: $(head -1 <<<"$retried" | sed -n 's/.* err="\([^"]*\)".*/\1/p' | cut -c1-240)" >&2
+  else
+    echo "scheduling_errors_$2: 0" >&2
+  fi
   echo "apiserver_requests_$2: $(python3 "$here/api_requests.py" since \
     --server "https://127.0.0.1:$APISERVER_PORT" --token "$TOKEN" "$dir/requests_before")" >&2
   if [ -n "$extender_pid" ]; then
