@@ -5,27 +5,25 @@
 // koord-extender, and does nothing else: filter copies the request's NodeNames array into the
 // reply byte for byte (every candidate fits), prioritize answers [] (no score), bind POSTs the
 // Binding and reports the result. No informer, no cache, no plugin, no JSON tree for the large
-// bodies. Run by `run.sh --floor-extender` in koord-extender's place, it measures what kube-scheduler
-// with ANY binding extender can reach on the machine: the part of the gap no extender can close
-// (docs/extender-throughput-log.md, "The floor: an extender that does nothing").
+// bodies. Run by `run.sh --floor-extender` in koord-extender's place, it measures what
+// kube-scheduler with ANY binding extender can reach on the machine: the part of the gap no
+// extender can close (docs/extender-throughput-log.md, "The floor: an extender that does nothing").
 //
 //   floor_extender --config FILE [--log-level LEVEL]
 // FILE is the KoordExtenderConfiguration run.sh writes; only clientConnection.{kubeconfig,qps,
 // burst} and server.address are read. The routes are under /scheduler, as the chart's.
-#include <yaml-cpp/yaml.h>
-
 #include <pthread.h>
 #include <signal.h>
+#include <yaml-cpp/yaml.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
-
-#include <nlohmann/json.hpp>
 
 #include "koord/http/server.hpp"
 #include "koord/k8s/client.hpp"
@@ -65,9 +63,8 @@ HttpResponse bind(const HttpRequest& request, koord::k8s::RestApiClient& client)
   if (!args.is_object()) {
     return HttpResponse::json(400, R"({"Error":"malformed ExtenderBindingArgs"})");
   }
-  const koord::Status bound =
-      client.bind(args.value("PodNamespace", ""), args.value("PodName", ""),
-                  args.value("PodUID", ""), args.value("Node", ""));
+  const koord::Status bound = client.bind(args.value("PodNamespace", ""), args.value("PodName", ""),
+                                          args.value("PodUID", ""), args.value("Node", ""));
   nlohmann::json result = {{"Error", bound.isOk() ? "" : bound.message()}};
   return HttpResponse::json(200, result.dump());
 }
