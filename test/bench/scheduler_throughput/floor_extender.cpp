@@ -5,26 +5,31 @@
 // koord-extender, and does nothing else: filter copies the request's NodeNames array into the
 // reply byte for byte (every candidate fits), prioritize answers [] (no score), bind POSTs the
 // Binding and reports the result. No informer, no cache, no plugin, no JSON tree for the large
-// bodies. Run by `run.sh --floor-extender` in koord-extender's place, it measures what
-// kube-scheduler with ANY binding extender can reach on the machine: the part of the gap no
-// extender can close (docs/extender-throughput-log.md, "The floor: an extender that does nothing").
+// bodies. Run by `run.sh --floor-extender` beside koord-extender, it measures what kube-scheduler
+// reaches on the machine with an extender on koord's stack that does no work of its own, so that
+// the gap between the two is koord-extender's own work (docs/extender-throughput-log.md, "The
+// floor: an extender that only binds"). Unlike koord-extender's bind it has no bindTimeout: a bind
+// waits for a free connection for as long as the client allows.
 //
 //   floor_extender --config FILE [--log-level LEVEL]
-// FILE is the KoordExtenderConfiguration run.sh writes; only clientConnection.{kubeconfig,qps,
-// burst} and server.address are read. The routes are under /scheduler, as the chart's.
+// FILE is a KoordExtenderConfiguration, loaded and checked as koord-extender loads it; only
+// clientConnection, server.address, server.urlPrefix and server.maxRequestBytes are used.
+// --log-level is accepted and ignored (the tool logs nothing).
 #include <pthread.h>
 #include <signal.h>
-#include <yaml-cpp/yaml.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include "extender/config/extender_config.hpp"
+#include "extender/server/extender_server.hpp"
 #include "koord/http/server.hpp"
 #include "koord/k8s/client.hpp"
 #include "koord/k8s/config.hpp"
@@ -35,36 +40,63 @@ namespace {
 using koord::http::HttpRequest;
 using koord::http::HttpResponse;
 
-// The bytes of the JSON array after `"NodeNames":` in `body`, brackets included, or "null" when
-// the key is missing. Node names are DNS labels, so the first ']' after '[' closes the array.
+// The bytes of the JSON array after the last `"NodeNames":` in `body`, brackets included, or ""
+// when there is none. kube-scheduler writes NodeNames after the Pod (whose labels could hold such
+// a key), and node names are DNS labels, so the first ']' after '[' closes the array.
 std::string_view nodeNamesArray(std::string_view body) {
   constexpr std::string_view kKey = "\"NodeNames\":";
-  const std::size_t key = body.find(kKey);
+  const std::size_t key = body.rfind(kKey);
   if (key == std::string_view::npos) {
-    return "null";
+    return {};
   }
   const std::size_t open = body.find('[', key + kKey.size());
   const std::size_t close = open == std::string_view::npos ? open : body.find(']', open);
   if (close == std::string_view::npos) {
-    return "null";
+    return {};
   }
   return body.substr(open, close - open + 1);
 }
 
+// Every candidate fits. A body without a NodeNames array (not JSON, or a call without
+// nodeCacheCapable) gets 400 with the reason, which kube-scheduler logs.
 HttpResponse filter(const HttpRequest& request) {
+  const std::string_view names = nodeNamesArray(request.body);
+  if (names.empty()) {
+    return HttpResponse::json(400,
+                              "{\"Error\":\"no NodeNames array in the ExtenderArgs (floor_extender "
+                              "needs nodeCacheCapable: true)\"}");
+  }
   std::string reply = R"({"NodeNames":)";
-  reply += nodeNamesArray(request.body);
+  reply += names;
   reply += R"(,"FailedNodes":{},"FailedAndUnresolvableNodes":{},"Error":""})";
   return HttpResponse::json(200, std::move(reply));
+}
+
+// The string member `name` of `args`, or nullopt when it is absent or not a string.
+std::optional<std::string> stringMember(const nlohmann::json& args, const char* name) {
+  const auto it = args.find(name);
+  if (it == args.end() || !it->is_string()) {
+    return std::nullopt;
+  }
+  return it->get<std::string>();
 }
 
 HttpResponse bind(const HttpRequest& request, koord::k8s::RestApiClient& client) {
   const nlohmann::json args = nlohmann::json::parse(request.body, nullptr, false);
   if (!args.is_object()) {
-    return HttpResponse::json(400, R"({"Error":"malformed ExtenderBindingArgs"})");
+    return HttpResponse::json(400,
+                              R"({"Error":"malformed ExtenderBindingArgs: not a JSON object"})");
   }
-  const koord::Status bound = client.bind(args.value("PodNamespace", ""), args.value("PodName", ""),
-                                          args.value("PodUID", ""), args.value("Node", ""));
+  const std::optional<std::string> ns = stringMember(args, "PodNamespace");
+  const std::optional<std::string> name = stringMember(args, "PodName");
+  const std::optional<std::string> node = stringMember(args, "Node");
+  if (!ns || !name || !node || name->empty() || node->empty()) {
+    return HttpResponse::json(
+        400,
+        R"({"Error":"malformed ExtenderBindingArgs: PodNamespace, PodName and Node must be strings"})");
+  }
+  const koord::Status bound =
+      client.bind(*ns, *name, stringMember(args, "PodUID").value_or(""), *node);
   nlohmann::json result = {{"Error", bound.isOk() ? "" : bound.message()}};
   return HttpResponse::json(200, result.dump());
 }
@@ -93,24 +125,16 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  YAML::Node config;
-  try {
-    config = YAML::LoadFile(config_file);
-  } catch (const YAML::Exception& e) {
-    return fail(config_file + ": " + e.what());
+  auto config = koord::extender::config::loadExtenderConfiguration(config_file);
+  if (!config.ok()) {
+    return fail(config.status().message());
   }
-  const YAML::Node connection = config["clientConnection"];
-  const std::string address = config["server"]["address"].as<std::string>("127.0.0.1:10262");
-  const std::size_t colon = address.rfind(':');
-  if (!connection["kubeconfig"] || colon == std::string::npos) {
-    return fail(config_file + ": needs clientConnection.kubeconfig and server.address HOST:PORT");
-  }
-  auto client_config = koord::k8s::loadKubeconfig(connection["kubeconfig"].as<std::string>());
+  auto client_config = koord::k8s::loadConfig(config->client_connection.kubeconfig);
   if (!client_config.ok()) {
     return fail(client_config.status().message());
   }
-  client_config->qps = connection["qps"].as<double>(client_config->qps);
-  client_config->burst = connection["burst"].as<int>(client_config->burst);
+  client_config->qps = config->client_connection.qps;
+  client_config->burst = config->client_connection.burst;
   auto rest = koord::k8s::RestClient::create(*client_config);
   if (!rest.ok()) {
     return fail(rest.status().message());
@@ -119,24 +143,25 @@ int main(int argc, char** argv) {
 
   // The same slots as koord-extender's defaults (extender/server/extender_server.hpp).
   koord::http::HttpServerOptions options;
-  options.address = address.substr(0, colon);
-  options.port = static_cast<uint16_t>(std::strtoul(address.c_str() + colon + 1, nullptr, 10));
-  options.max_body_bytes = std::size_t{32} << 20;
+  options.address = config->server.host();
+  options.port = config->server.port();
+  options.max_body_bytes = static_cast<std::size_t>(config->server.max_request_bytes);
   options.handler_threads = 16;
   options.waiting_handler_threads = 256;
   auto server = koord::http::HttpServer::create(options);
   if (!server.ok()) {
     return fail(server.status().message());
   }
+  const std::string prefix = koord::extender::server::normalizeUrlPrefix(config->server.url_prefix);
   const auto ok = [](const HttpRequest&) { return HttpResponse::text(200, "ok"); };
   const koord::Status routed[] = {
       (*server)->route("GET", "/healthz", ok),
       (*server)->route("GET", "/readyz", ok),
-      (*server)->route("POST", "/scheduler/filter", filter),
-      (*server)->route("POST", "/scheduler/prioritize",
+      (*server)->route("POST", prefix + "/filter", filter),
+      (*server)->route("POST", prefix + "/prioritize",
                        [](const HttpRequest&) { return HttpResponse::json(200, "[]"); }),
       (*server)->route(
-          "POST", "/scheduler/bind",
+          "POST", prefix + "/bind",
           [&client](const HttpRequest& request) { return bind(request, client); },
           koord::http::HandlerKind::kWaits),
   };
