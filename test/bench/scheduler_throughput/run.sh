@@ -47,8 +47,9 @@
 # --floor-extender PATH (build/default/test/bench/scheduler_throughput/floor_extender) adds a third
 # measurement to every run: the same scheduler configuration with floor_extender, an extender that
 # only copies the candidates back, scores nothing and POSTs the binding, in koord-extender's place.
-# Its ratio (ratio_floor_over_without) is what kube-scheduler with any binding extender reaches in
-# that run, so the gap between it and koord-extender's is what koord-extender's own work costs.
+# Its ratio (ratio_floor_over_without) is what kube-scheduler reaches in that run with an extender
+# on koord's HTTP server and REST client that does no work of its own, so the gap between it and
+# koord-extender's is what koord-extender's own work costs.
 # Odd runs go plain, koord-extender, floor; even runs floor, koord-extender, plain.
 #
 # --scheduler-config FILE measures another KubeSchedulerConfiguration in place of the chart's (its
@@ -279,9 +280,9 @@ start_extender() {
   done
   curl -sf "http://127.0.0.1:$port/readyz" >/dev/null || {
     if kill -0 "$extender_pid" 2>/dev/null; then
-      echo "koord-extender did not become ready in 120 s; its log:" >&2
+      echo "$(basename "$1") did not become ready in 120 s; its log:" >&2
     else
-      echo "koord-extender exited before it became ready; its log:" >&2
+      echo "$(basename "$1") exited before it became ready; its log:" >&2
     fi
     tail -n 20 "$dir/extender.log" >&2
     exit 1
