@@ -5,6 +5,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "koord/api/codec.hpp"
 #include "koord/config/yaml.hpp"
 
 namespace koord::agent::reporters {
@@ -76,10 +77,11 @@ bool isUtf8(std::string_view text) {
 }  // namespace
 
 Result<KubeletCpuState> parseKubeletCpuState(std::string_view json, std::string_view source) {
-  nlohmann::json doc = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded() || !doc.is_object()) {
+  Result<api::Json> parsed = api::parseJson(json);  // depth-limited
+  if (!parsed.ok() || !parsed->is_object()) {
     return invalid(source, "not a JSON object");
   }
+  const nlohmann::json& doc = *parsed;
   KubeletCpuState state;
   if (auto it = doc.find("policyName"); it != doc.end()) {
     if (!it->is_string()) {

@@ -204,6 +204,7 @@ server::ServerOptions serverOptions(const config::KoordExtenderConfiguration& co
   options.port = config.server.port();
   options.url_prefix = config.server.url_prefix;
   options.max_request_bytes = static_cast<std::size_t>(config.server.max_request_bytes);
+  options.max_buffered_bytes = static_cast<std::size_t>(config.server.max_buffered_bytes);
   options.tls_cert_file = config.server.tls_cert_file;
   options.tls_key_file = config.server.tls_key_file;
   options.logger = logger;

@@ -54,7 +54,8 @@ void readClientConnection(FieldReader& r, const Field& f, ClientConnectionConfig
 }
 
 void readServer(FieldReader& r, const Field& f, ServerConfiguration& out) {
-  if (!r.checkObject(f, {"address", "urlPrefix", "tlsCertFile", "tlsKeyFile", "maxRequestBytes"})) {
+  if (!r.checkObject(f, {"address", "urlPrefix", "tlsCertFile", "tlsKeyFile", "maxRequestBytes",
+                         "maxBufferedBytes"})) {
     return;
   }
   r.read(f.child("address"), out.address);
@@ -62,6 +63,7 @@ void readServer(FieldReader& r, const Field& f, ServerConfiguration& out) {
   r.read(f.child("tlsCertFile"), out.tls_cert_file);
   r.read(f.child("tlsKeyFile"), out.tls_key_file);
   r.read(f.child("maxRequestBytes"), out.max_request_bytes);
+  r.read(f.child("maxBufferedBytes"), out.max_buffered_bytes);
   Result<HostPort> host_port = splitHostPort(out.address);
   if (!host_port.ok()) {
     r.problem(f.child("address"), host_port.status().message());
@@ -79,6 +81,10 @@ void readServer(FieldReader& r, const Field& f, ServerConfiguration& out) {
   }
   if (out.max_request_bytes < 1024) {
     r.problem(f.child("maxRequestBytes"), "must be at least 1024");
+  }
+  if (out.max_buffered_bytes < out.max_request_bytes) {
+    r.problem(f.child("maxBufferedBytes"),
+              "must be at least maxRequestBytes (" + std::to_string(out.max_request_bytes) + ")");
   }
 }
 

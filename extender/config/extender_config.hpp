@@ -5,7 +5,7 @@
 //   kind: KoordExtenderConfiguration
 //   clientConnection: {kubeconfig: "", qps: 50, burst: 100}
 //   server: {address: "127.0.0.1:10262", urlPrefix: /scheduler, tlsCertFile: "", tlsKeyFile: "",
-//            maxRequestBytes: 33554432}
+//            maxRequestBytes: 4194304, maxBufferedBytes: 16777216}
 //   parallelism: 0                      # filter/score workers; 0: one per CPU we may use
 //   bindTimeout: 4s                     # a bind answers within this (under httpTimeout, 5s)
 //   leaderElection: {leaderElect: true, leaseDuration: 15s, renewDeadline: 10s, retryPeriod: 2s,
@@ -35,7 +35,13 @@ namespace koord::extender::config {
 inline constexpr char kApiVersion[] = "config.koordinator.sh/v1alpha1";
 inline constexpr char kKind[] = "KoordExtenderConfiguration";
 inline constexpr char kDefaultAddress[] = "127.0.0.1:10262";
-inline constexpr int64_t kDefaultMaxRequestBytes = int64_t{32} << 20;
+// kube-scheduler's node-cache-capable requests carry a pod and node names: tens to hundreds of KiB
+// on a 5,000-node cluster. 4 MiB leaves room for the largest pod kube-apiserver stores (1.5 MiB)
+// with the names of 10,000 nodes; clusters that send whole Nodes (nodeCacheCapable: false) raise
+// it.
+inline constexpr int64_t kDefaultMaxRequestBytes = int64_t{4} << 20;
+// The request bodies held at once, all connections together: four requests at the cap.
+inline constexpr int64_t kDefaultMaxBufferedBytes = int64_t{16} << 20;
 
 struct ClientConnectionConfiguration {
   std::string kubeconfig;  // empty: the in-cluster service account
@@ -50,6 +56,7 @@ struct ServerConfiguration {
   std::string tls_cert_file;  // HTTPS when both files are set
   std::string tls_key_file;
   int64_t max_request_bytes = kDefaultMaxRequestBytes;
+  int64_t max_buffered_bytes = kDefaultMaxBufferedBytes;  // >= max_request_bytes
 
   // The host and port of `address` (validated by the loader).
   [[nodiscard]] std::string host() const;

@@ -11,6 +11,7 @@ Result<std::unique_ptr<ExtenderServer>> ExtenderServer::create(framework::Extend
   http_options.address = options.address;
   http_options.port = options.port;
   http_options.max_body_bytes = options.max_request_bytes;
+  http_options.max_buffered_bytes = options.max_buffered_bytes;
   http_options.request_timeout = options.request_timeout;
   http_options.handler_threads = options.handler_threads;
   http_options.waiting_handler_threads = options.bind_handler_threads;

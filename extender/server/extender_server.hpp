@@ -35,7 +35,8 @@
 
 namespace koord::extender::server {
 
-inline constexpr std::size_t kDefaultMaxRequestBytes = std::size_t{32} << 20;
+inline constexpr std::size_t kDefaultMaxRequestBytes = std::size_t{4} << 20;
+inline constexpr std::size_t kDefaultMaxBufferedBytes = std::size_t{16} << 20;
 inline constexpr char kDefaultUrlPrefix[] = "/scheduler";
 
 struct ServerOptions {
@@ -47,6 +48,8 @@ struct ServerOptions {
   // "/filter". A trailing '/' is ignored, as kube-scheduler trims it from its urlPrefix.
   std::string url_prefix = kDefaultUrlPrefix;
   std::size_t max_request_bytes = kDefaultMaxRequestBytes;
+  // Plain HTTP: request bodies held at once, all connections together (>= max_request_bytes).
+  std::size_t max_buffered_bytes = kDefaultMaxBufferedBytes;
   // PEM files; both set serves HTTPS, both empty plain HTTP, one alone is an error.
   std::string tls_cert_file;
   std::string tls_key_file;

@@ -3,6 +3,7 @@
 #include <initializer_list>
 #include <utility>
 
+#include "koord/api/core/pod_helpers.hpp"
 #include "koord/api/registry.hpp"
 
 namespace koord::extender::simulator {
@@ -293,6 +294,10 @@ Status ClusterLoader::addPod(const YamlDocument& doc, const std::string& pointer
   if (pod->metadata.name.empty()) {
     return config::errorAt(doc, pointer, "Pod has no metadata.name");
   }
+  // kube-apiserver refuses negative requests and limits; so does the simulator.
+  if (Status valid = api::core::checkNonNegativeResources(*pod); !valid.isOk()) {
+    return decodeError(doc, pointer, object, "Pod '" + pod->metadata.name + "'", valid);
+  }
   if (pod->metadata.namespace_.empty()) {
     pod->metadata.namespace_ = "default";
   }
@@ -318,6 +323,19 @@ Status ClusterLoader::addNode(const YamlDocument& doc, const std::string& pointe
   }
   if (node->metadata.name.empty()) {
     return config::errorAt(doc, pointer, "Node has no metadata.name");
+  }
+  // As kube-apiserver: a node's capacity and allocatable are never negative.
+  for (const auto& [field, list] : {std::pair{"capacity", &node->status.capacity},
+                                    std::pair{"allocatable", &node->status.allocatable}}) {
+    for (const auto& [name, quantity] : *list) {
+      if (quantity.sign() < 0) {
+        const std::string path = std::string("status.") + field;
+        return decodeError(doc, pointer, object, "Node '" + node->metadata.name + "'",
+                           Status::invalidArgument(path + "[" + name + "]: Invalid value: \"" +
+                                                   quantity.toString() +
+                                                   "\": must be greater than or equal to 0"));
+      }
+    }
   }
   KOORD_RETURN_IF_ERROR(remember(doc, pointer, "Node/" + node->metadata.name));
   input_.nodes.push_back(std::move(node));

@@ -63,19 +63,96 @@ std::string stringOr(const Json& obj, std::string_view key, std::string fallback
   return it->get<std::string>();
 }
 
-Result<Json> parseJson(std::string_view text) {
-  Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    // Re-parse with exceptions only on the error path, to get the byte offset.
-    try {
-      Json unused = Json::parse(text.begin(), text.end());
-      (void)unused;
-    } catch (const Json::parse_error& e) {
-      return Status::invalidArgument(std::string("failed to parse JSON: ") + e.what());
-    } catch (const std::exception& e) {
-      return Status::invalidArgument(std::string("failed to parse JSON: ") + e.what());
+Status checkJsonNesting(std::string_view text) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > kMaxJsonNestingDepth) {
+        return Status::invalidArgument("failed to parse JSON: nesting deeper than " +
+                                       std::to_string(kMaxJsonNestingDepth) + " levels (at byte " +
+                                       std::to_string(i) + ")");
+      }
+    } else if ((c == '}' || c == ']') && depth > 0) {
+      --depth;
     }
-    return Status::invalidArgument("failed to parse JSON");
+  }
+  return Status::ok();
+}
+
+namespace {
+
+// nlohmann's own DOM builder (what Json::parse uses), with a depth count in front of it: the first
+// container past kMaxJsonNestingDepth stops the parse. nlohmann's parser itself is iterative; the
+// limit protects the recursive code that later copies, writes and destroys the value.
+class DepthLimitedDomParser : public nlohmann::detail::json_sax_dom_parser<Json> {
+  using Base = nlohmann::detail::json_sax_dom_parser<Json>;
+
+ public:
+  DepthLimitedDomParser(Json& result, std::string_view text)
+      : Base(result, /*allow_exceptions_=*/false), text_(text) {}
+
+  // The member names are nlohmann's SAX interface; sax_parse calls them on this type, so they
+  // hide the base's.
+  // NOLINTBEGIN(readability-identifier-naming)
+  bool start_object(std::size_t size) { return enter() && Base::start_object(size); }
+  bool start_array(std::size_t size) { return enter() && Base::start_array(size); }
+  bool end_object() {
+    --depth_;
+    return Base::end_object();
+  }
+  bool end_array() {
+    --depth_;
+    return Base::end_array();
+  }
+  bool parse_error(std::size_t position, const std::string& last_token,
+                   const nlohmann::detail::exception& e) {
+    status = Status::invalidArgument(std::string("failed to parse JSON: ") + e.what());
+    return Base::parse_error(position, last_token, e);
+  }
+  // NOLINTEND(readability-identifier-naming)
+
+  // Set when the parse stopped: the syntax error or the nesting limit.
+  Status status;
+
+ private:
+  bool enter() {
+    if (++depth_ > kMaxJsonNestingDepth) {
+      status = checkJsonNesting(text_);
+      if (status.isOk()) {  // cannot happen: the scan sees every container the parser does
+        status = Status::invalidArgument("failed to parse JSON: nesting too deep");
+      }
+      return false;
+    }
+    return true;
+  }
+
+  std::string_view text_;
+  std::size_t depth_ = 0;
+};
+
+}  // namespace
+
+Result<Json> parseJson(std::string_view text) {
+  Json j;
+  DepthLimitedDomParser sax(j, text);
+  bool parsed = false;
+  try {
+    parsed = Json::sax_parse(text.begin(), text.end(), &sax);
+  } catch (const std::exception& e) {  // errors come through parse_error; this is a guard
+    return Status::invalidArgument(std::string("failed to parse JSON: ") + e.what());
+  }
+  if (!parsed || sax.is_errored()) {
+    return sax.status.isOk() ? Status::invalidArgument("failed to parse JSON") : sax.status;
   }
   return j;
 }

@@ -5,6 +5,7 @@
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
 
+#include <algorithm>
 #include <exception>
 #include <sstream>
 #include <unordered_map>
@@ -116,7 +117,8 @@ class DocumentBuilder : public YAML::EventHandler {
     root_ = nullptr;
     has_root_ = false;
     nodes_ = 0;
-    alias_nodes_ = 0;
+    // alias_nodes_ is not reset: its limit holds for the whole input, so many small documents
+    // cannot add up to what one document may not hold.
   }
   void OnDocumentEnd() override {}
 
@@ -138,6 +140,9 @@ class DocumentBuilder : public YAML::EventHandler {
       setKey(mark, keyText(mark, target.value), false);
       return;
     }
+    if (stack_.size() + target.depth > kMaxYamlNestingDepth) {
+      throw BuildError(mark, tooDeep());
+    }
     countAliasNodes(mark, target.nodes);
     const std::string pointer = nextPointer();
     for (const auto& [suffix, line] : target.lines) {
@@ -145,6 +150,7 @@ class DocumentBuilder : public YAML::EventHandler {
         lines_[pointer + suffix] = line;
       }
     }
+    noteChildDepth(target.depth);
     placeValue(mark, target.value, YAML::NullAnchor);
   }
 
@@ -182,6 +188,7 @@ class DocumentBuilder : public YAML::EventHandler {
     Json value;
     std::map<std::string, int> lines;  // relative pointer -> line
     size_t nodes = 0;
+    size_t depth = 0;  // collections nested in value, itself included (0 for a scalar)
   };
 
   struct Frame {
@@ -190,6 +197,7 @@ class DocumentBuilder : public YAML::EventHandler {
     YAML::Mark mark;
     int line = 0;  // the line recorded for this node (a mapping entry's key line)
     YAML::anchor_t anchor = YAML::NullAnchor;
+    size_t depth = 1;  // collections nested in value so far, itself included
     size_t nodes_at_start = 0;
     // Mapping state: the key waiting for its value.
     bool has_key = false;
@@ -281,6 +289,9 @@ class DocumentBuilder : public YAML::EventHandler {
       throw BuildError(mark, std::string("a mapping key must be a string, found a ") +
                                  (empty.is_object() ? "mapping" : "sequence"));
     }
+    if (stack_.size() >= kMaxYamlNestingDepth) {
+      throw BuildError(mark, tooDeep());
+    }
     countNodes(1);
     Frame frame;
     frame.value = std::move(empty);
@@ -298,9 +309,21 @@ class DocumentBuilder : public YAML::EventHandler {
     stack_.pop_back();
     if (frame.anchor != YAML::NullAnchor) {
       anchors_[frame.anchor] = Anchor{frame.value, subtreeLines(lines_, frame.pointer),
-                                      nodes_ - frame.nodes_at_start + 1};
+                                      nodes_ - frame.nodes_at_start + 1, frame.depth};
     }
+    noteChildDepth(frame.depth);
     attach(frame.mark, std::move(frame.value));
+  }
+
+  // A finished child `depth` collections deep deepens its parent to depth + 1.
+  void noteChildDepth(size_t depth) {
+    if (!stack_.empty()) {
+      stack_.back().depth = std::max(stack_.back().depth, depth + 1);
+    }
+  }
+
+  static std::string tooDeep() {
+    return "nesting deeper than " + std::to_string(kMaxYamlNestingDepth) + " levels";
   }
 
   // Places a scalar (or an alias copy) at the next position.

@@ -38,10 +38,16 @@ ChunkedDecoder::Outcome ChunkedDecoder::next(std::string_view input, std::size_t
         if (!line.empty() && line.back() == '\r') {
           line.remove_suffix(1);
         }
+        // chunk-size = 1*HEXDIG (RFC 9112 7.1): leading zeros are allowed and do not count
+        // towards the 15 significant digits that fit (the size line's own cap bounds them).
         uint64_t size = 0;
         std::size_t digits = 0;
+        std::size_t significant = 0;
         for (; digits < line.size() && hexDigitValue(line[digits]) >= 0; ++digits) {
-          if (digits == 15) {
+          if (size == 0 && line[digits] == '0') {
+            continue;
+          }
+          if (++significant == 16) {
             return fail("chunk size too large");
           }
           size = size * 16 + static_cast<uint64_t>(hexDigitValue(line[digits]));

@@ -38,6 +38,13 @@ HttpResponse tooLarge(std::size_t limit) {
   return plain(413, "request body exceeds the limit of " + std::to_string(limit) + " bytes");
 }
 
+HttpResponse overBudget(std::size_t limit) {
+  HttpResponse response = plain(503, "server busy: request bodies held at once would exceed " +
+                                         std::to_string(limit) + " bytes; try again");
+  response.headers["Retry-After"] = "1";
+  return response;
+}
+
 int pollTimeoutMs(Connection::Clock::duration left) {
   const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
   return static_cast<int>(std::clamp<decltype(ms)>(ms, 0, INT_MAX));
@@ -61,6 +68,30 @@ void Connection::shutdownNow() {
   if (fd_ >= 0) {
     ::shutdown(fd_, SHUT_RDWR);
   }
+}
+
+bool BodyBudget::reserve(std::size_t bytes) {
+  const std::size_t limit = core_.options.max_buffered_bytes;
+  std::size_t total = core_.buffered_bytes.load();
+  do {
+    if (bytes > limit - total) {
+      return false;
+    }
+  } while (!core_.buffered_bytes.compare_exchange_weak(total, total + bytes));
+  held_ += bytes;
+  return true;
+}
+
+void BodyBudget::release() {
+  if (held_ > 0) {
+    core_.buffered_bytes.fetch_sub(held_);
+    held_ = 0;
+  }
+}
+
+void Connection::evict() {
+  evicted_ = true;
+  shutdownNow();
 }
 
 void Connection::closeSocket() {
@@ -137,11 +168,27 @@ Connection::Next Connection::serveRequest() {
     answer(plain(503, "server is shutting down"), true);
     return Next::kClose;
   }
+  // The route is found before the body is read: a body nobody would use is never buffered.
+  const Router::Match match = core_.router.find(request.method, request.path);
+  const bool has_body = head.chunked || head.content_length > 0;
+  if (match.kind != Router::Match::Kind::kFound) {
+    // A body is dropped by the lingering close.
+    answer(unroutedAnswer(request.method, request.path, match), has_body);
+    return close_ ? Next::kClose : Next::kKeepAlive;
+  }
+  if (!match.takes_body && has_body) {
+    answer(plain(413, request.method + " requests take no body"), true);
+    return Next::kClose;
+  }
+  BodyBudget budget(core_);
   std::string error;
   const std::size_t limit = core_.options.max_body_bytes;
-  switch (readBody(head, request.body, deadline, error)) {
+  switch (readBody(head, request.body, deadline, budget, error)) {
     case Body::kComplete:
       break;
+    case Body::kOverBudget:
+      answer(overBudget(core_.options.max_buffered_bytes), true);
+      return Next::kClose;
     case Body::kTooLarge:
       answer(tooLarge(limit), true);
       return Next::kClose;
@@ -158,7 +205,7 @@ Connection::Next Connection::serveRequest() {
       abandon();
       return Next::kClose;
   }
-  dispatch(request, deadline);
+  runHandler(match.handler, core_.slotsFor(match.handler_kind), request, deadline);
   return close_ ? Next::kClose : Next::kKeepAlive;
 }
 
@@ -191,7 +238,8 @@ Connection::Fill Connection::fill(Clock::time_point deadline) {
 }
 
 Connection::Body Connection::readBody(const RequestHead& head, std::string& body,
-                                      Clock::time_point deadline, std::string& error) {
+                                      Clock::time_point deadline, BodyBudget& budget,
+                                      std::string& error) {
   const uint64_t limit = core_.options.max_body_bytes;
   const uint64_t drain_limit = limit + std::min(kMaxDrainBytes, UINT64_MAX - limit);
   if (!head.chunked) {
@@ -205,19 +253,34 @@ Connection::Body Connection::readBody(const RequestHead& head, std::string& body
       return Body::kTooLarge;  // the client waits for our word before it sends the body
     }
   }
+  // A body within the cap is held from here until the request ends: the whole of a declared
+  // length at once, a chunked one as it arrives.
+  if (!head.chunked && head.content_length <= limit &&
+      !budget.reserve(static_cast<std::size_t>(head.content_length))) {
+    return Body::kOverBudget;
+  }
   if (head.expect_continue && in_.empty() && !writeAll(kContinue, {}, 0)) {
     return Body::kClosed;
   }
   uint64_t received = 0;
   bool over = false;
-  // Keeps `data` while the body is within the cap; false once it is past the drain limit.
+  bool over_budget = false;
+  // Keeps `data` while the body is within the cap and the budget; false once it is past the
+  // drain limit, or (chunked) as soon as the budget is spent.
   const auto take = [&](std::string_view data) {
     received += data.size();
     if (!over && received > limit) {
       over = true;
       std::string().swap(body);
+      budget.release();
     }
     if (!over) {
+      if (head.chunked && !budget.reserve(data.size())) {
+        over_budget = true;
+        std::string().swap(body);
+        budget.release();
+        return false;
+      }
       body.append(data);
     }
     return received <= drain_limit;
@@ -254,7 +317,7 @@ Connection::Body Connection::readBody(const RequestHead& head, std::string& body
       const bool within = outcome != ChunkedDecoder::Outcome::kData || take(data);
       in_.consume(used);
       if (!within) {
-        return Body::kCutOff;
+        return over_budget ? Body::kOverBudget : Body::kCutOff;
       }
       if (outcome == ChunkedDecoder::Outcome::kData) {
         continue;
@@ -271,25 +334,6 @@ Connection::Body Connection::readBody(const RequestHead& head, std::string& body
     if (filled != Fill::kData) {
       return filled == Fill::kTimedOut ? timedOut() : Body::kClosed;
     }
-  }
-}
-
-void Connection::dispatch(const HttpRequest& request, Clock::time_point deadline) {
-  const Router::Match match = core_.router.find(request.method, request.path);
-  switch (match.kind) {
-    case Router::Match::Kind::kNotFound:
-      answer(plain(404, "no handler for path '" + request.path + "'"), false);
-      return;
-    case Router::Match::Kind::kMethodNotAllowed: {
-      HttpResponse response = plain(405, "method " + request.method + " is not allowed for '" +
-                                             request.path + "'; allowed: " + match.allow);
-      response.headers["Allow"] = match.allow;
-      answer(response, false);
-      return;
-    }
-    case Router::Match::Kind::kFound:
-      runHandler(match.handler, core_.slotsFor(match.handler_kind), request, deadline);
-      return;
   }
 }
 
@@ -349,6 +393,7 @@ bool Connection::beginRequest() {
 void Connection::finishRequest() {
   std::lock_guard<std::mutex> lock(core_.mu);
   busy_ = false;
+  waiting_since_ = Clock::now();
   if (--core_.in_flight == 0) {
     core_.cv.notify_all();
   }

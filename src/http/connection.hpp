@@ -61,6 +61,28 @@ struct SocketServerCore {
   std::condition_variable cv;
   std::size_t in_flight = 0;          // guarded by mu
   std::atomic<bool> stopping{false};  // set under mu when stop() begins
+  // Bytes of request bodies held by all connections (BodyBudget), at most
+  // options.max_buffered_bytes.
+  std::atomic<std::size_t> buffered_bytes{0};
+};
+
+// The bytes of request body one request holds against the core's max_buffered_bytes; gives them
+// back when released or destroyed. Used by one connection thread.
+class BodyBudget {
+ public:
+  explicit BodyBudget(SocketServerCore& core) : core_(core) {}
+  BodyBudget(const BodyBudget&) = delete;
+  BodyBudget& operator=(const BodyBudget&) = delete;
+  ~BodyBudget() { release(); }
+
+  // Takes `bytes` more; false, taking nothing, when the total would pass max_buffered_bytes.
+  [[nodiscard]] bool reserve(std::size_t bytes);
+  // Gives back all this one holds. Idempotent.
+  void release();
+
+ private:
+  SocketServerCore& core_;
+  std::size_t held_ = 0;
 };
 
 class Connection {
@@ -87,19 +109,26 @@ class Connection {
   void shutdownNow();
   // Closes the socket; only after serve() returned.
   void closeSocket();
+  // Whether the connection waits for a request head (none in flight: idle between requests, or
+  // its head still arriving) and was not evicted; since when it waits.
+  [[nodiscard]] bool evictable() const { return fd_ >= 0 && !busy_ && !evicted_; }
+  [[nodiscard]] Clock::time_point waitingSince() const { return waiting_since_; }
+  // Shuts the socket down to make room for a new connection (serve() then ends soon) and marks the
+  // connection evicted.
+  void evict();
+  [[nodiscard]] bool evicted() const { return evicted_; }
 
  private:
   enum class Next { kKeepAlive, kClose, kCut };
   enum class Fill { kData, kClosed, kTimedOut };
-  enum class Body { kComplete, kTooLarge, kCutOff, kTimedOut, kMalformed, kClosed };
+  enum class Body { kComplete, kTooLarge, kOverBudget, kCutOff, kTimedOut, kMalformed, kClosed };
 
   Next serveRequest();
   // Waits for bytes until `deadline` and appends what arrived to in_. kClosed sets peer_closed_
   // when the client ended the connection.
   Fill fill(Clock::time_point deadline);
   Body readBody(const RequestHead& head, std::string& body, Clock::time_point deadline,
-                std::string& error);
-  void dispatch(const HttpRequest& request, Clock::time_point deadline);
+                BodyBudget& budget, std::string& error);
   // Runs `handler` in one of `slots` (the core's slots for the route's HandlerKind).
   void runHandler(const HttpHandler& handler, HandlerSlots& slots, const HttpRequest& request,
                   Clock::time_point deadline);
@@ -128,7 +157,10 @@ class Connection {
   SocketServerCore& core_;
   InputBuffer in_;
   RequestHeadParser parser_{std::size_t{64} * 1024};
-  bool busy_ = false;         // guarded by core.mu: a request is in flight
+  bool busy_ = false;     // guarded by core.mu: a request is in flight
+  bool evicted_ = false;  // guarded by core.mu
+  // Guarded by core.mu: when the connection began to wait for its next request head.
+  Clock::time_point waiting_since_ = Clock::now();
   bool peer_closed_ = false;  // a read saw the client's end of the stream
   std::size_t served_ = 0;
 

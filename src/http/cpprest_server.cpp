@@ -258,6 +258,9 @@ void runHandler(const std::shared_ptr<Exchange>& ex, const HttpHandler& handler)
                 {{"method", ex->converted.method}, {"path", ex->converted.path}});
     response = plain(500, "internal server error");
   }
+  if (ex->converted.method == "HEAD") {
+    response.body.clear();  // HEAD is served by the GET handler: the head of its answer only
+  }
   if (!answer(ex, std::move(response), After::kKeepAlive)) {
     logger.debug("discarded a late handler response",
                  {{"method", ex->converted.method}, {"path", ex->converted.path}});
@@ -267,20 +270,14 @@ void runHandler(const std::shared_ptr<Exchange>& ex, const HttpHandler& handler)
 void dispatch(const std::shared_ptr<Exchange>& ex) {
   const detail::Router::Match match =
       ex->state->router.find(ex->converted.method, ex->converted.path);
-  switch (match.kind) {
-    case detail::Router::Match::Kind::kNotFound:
-      answer(ex, plain(404, "no handler for path '" + ex->converted.path + "'"), After::kKeepAlive);
-      return;
-    case detail::Router::Match::Kind::kMethodNotAllowed: {
-      HttpResponse response =
-          plain(405, "method " + ex->converted.method + " is not allowed for '" +
-                         ex->converted.path + "'; allowed: " + match.allow);
-      response.headers["Allow"] = match.allow;
-      answer(ex, std::move(response), After::kKeepAlive);
-      return;
-    }
-    case detail::Router::Match::Kind::kFound:
-      break;
+  if (match.kind != detail::Router::Match::Kind::kFound) {
+    answer(ex, detail::unroutedAnswer(ex->converted.method, ex->converted.path, match),
+           After::kKeepAlive);
+    return;
+  }
+  if (!match.takes_body && !ex->converted.body.empty()) {  // a chunked one: no length told
+    answer(ex, plain(413, ex->converted.method + " requests take no body"), After::kClose);
+    return;
   }
   const bool queued = (match.handler_kind == HandlerKind::kWaits ? ex->state->waiting_dispatcher
                                                                  : ex->state->dispatcher)
@@ -403,6 +400,18 @@ void onRequest(const std::shared_ptr<ServerState>& state, http_request request) 
     return;
   }
   const std::size_t declared = ex->request.headers().content_length();
+  // The route is found before the body is read: a body nobody would use is not read.
+  const detail::Router::Match match = state->router.find(ex->converted.method, ex->converted.path);
+  if (match.kind != detail::Router::Match::Kind::kFound) {
+    answer(ex, detail::unroutedAnswer(ex->converted.method, ex->converted.path, match),
+           declared > 0 ? After::kCloseAndAbortBody : After::kKeepAlive);
+    return;
+  }
+  if (!match.takes_body && declared > 0) {
+    answer(ex, plain(413, ex->converted.method + " requests take no body"),
+           After::kCloseAndAbortBody);
+    return;
+  }
   const std::size_t limit = state->options.max_body_bytes;
   if (declared > limit + kMaxDrainBytes) {
     answer(ex, tooLarge(limit), After::kCloseAndAbortBody);

@@ -11,9 +11,6 @@
 namespace koord::http::detail {
 namespace {
 
-constexpr std::array<std::string_view, 9> kStandardMethods = {
-    "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"};
-
 bool isBlank(char c) {
   return c == ' ' || c == '\t';
 }
@@ -201,13 +198,7 @@ RequestHeadParser::Outcome RequestHeadParser::parse(std::string_view input, Requ
     return fail("unsupported HTTP version");
   }
   head.minor_version = version[7] - '0';
-  request.method = std::string(method);
-  for (std::string_view standard : kStandardMethods) {
-    if (equalsIgnoreCase(method, standard)) {
-      request.method = std::string(standard);
-      break;
-    }
-  }
+  request.method = std::string(method);  // case-sensitive (RFC 9110 9.1): the router judges it
   if (!splitTarget(target, request)) {
     return fail("invalid request target");
   }

@@ -35,6 +35,12 @@ Status validateOptions(const HttpServerOptions& options) {
   if (options.max_body_bytes == 0) {
     return optionError("max_body_bytes", "must be positive");
   }
+  if (options.max_buffered_bytes < options.max_body_bytes) {
+    return optionError("max_buffered_bytes", "must be at least max_body_bytes");
+  }
+  if (options.max_connections < 2 || options.max_connections > 65536) {
+    return optionError("max_connections", "must be between 2 and 65536");
+  }
   if (options.request_timeout.count() <= 0) {
     return optionError("request_timeout", "must be positive");
   }

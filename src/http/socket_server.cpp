@@ -7,8 +7,10 @@
 // connection.hpp for what it does per request); a thread whose connection ended waits up to
 // kThreadIdleTimeout for the next accepted one (at most kMaxIdleThreads wait at once), so a client
 // that opens a new connection for every few requests (kube-scheduler keeps only 2 idle ones) does
-// not cost a thread's start and end each time. At most kMaxConnections connections are open at
-// once; beyond that a new one is answered 503 "Connection: close" and closed.
+// not cost a thread's start and end each time. At most options.max_connections connections are
+// open at once: a new one beyond that evicts (shuts down) the connection that has waited longest
+// for a request head; when every connection has a request in flight, the new one is answered 503
+// "Connection: close" and closed. Evicted connections no longer count while their thread ends.
 //
 // Port 0 binds port 0 and reads the port the kernel chose (getsockname). The address is an IPv4
 // literal or a host name resolved to IPv4 (getaddrinfo); the socket has SO_REUSEADDR, so a port in
@@ -50,7 +52,6 @@ namespace {
 
 using detail::Connection;
 
-constexpr std::size_t kMaxConnections = 512;
 // How many connection threads may wait for a new connection at once, and for how long each waits
 // before it ends.
 constexpr std::size_t kMaxIdleThreads = 32;
@@ -95,8 +96,13 @@ class SocketServer final : public HttpServer {
   int wake_fd_ = -1;    // eventfd; set by start(), closed by the destructor
   std::atomic<bool> acceptor_stop_{false};
 
+  // Makes room for one more connection: true when under max_connections, or once the one that
+  // has waited longest for a request head is evicted. Requires core_.mu.
+  bool makeRoom();
+
   // Guarded by core_.mu.
   std::map<uint64_t, std::unique_ptr<Connection>> connections_;  // accepted and not closed yet
+  std::size_t evicted_ = 0;                  // of connections_, evicted and not closed yet
   std::deque<uint64_t> queued_;              // accepted, no connection thread has taken them yet
   std::map<uint64_t, std::thread> threads_;  // connection threads not joined yet
   std::vector<uint64_t> finished_;           // connection threads that ended, not joined yet
@@ -271,7 +277,7 @@ void SocketServer::addConnection(int fd, const sockaddr_in& peer) {
   char address[INET_ADDRSTRLEN] = "";
   ::inet_ntop(AF_INET, &peer.sin_addr, address, sizeof(address));
   std::unique_lock<std::mutex> lock(core_.mu);
-  if (connections_.size() >= kMaxConnections) {
+  if (!makeRoom()) {
     lock.unlock();
     bool send_body = false;
     const HttpResponse busy = HttpResponse::text(503, "too many connections\n");
@@ -306,6 +312,25 @@ void SocketServer::addConnection(int fd, const sockaddr_in& peer) {
   }
 }
 
+bool SocketServer::makeRoom() {
+  if (connections_.size() - evicted_ < core_.options.max_connections) {
+    return true;
+  }
+  Connection* oldest = nullptr;
+  for (const auto& [id, connection] : connections_) {
+    if (connection->evictable() &&
+        (oldest == nullptr || connection->waitingSince() < oldest->waitingSince())) {
+      oldest = connection.get();
+    }
+  }
+  if (oldest == nullptr) {
+    return false;
+  }
+  oldest->evict();
+  ++evicted_;
+  return true;
+}
+
 void SocketServer::connectionThread(uint64_t thread_id) {
   std::unique_lock<std::mutex> lock(core_.mu);
   while (true) {
@@ -327,7 +352,9 @@ void SocketServer::connectionThread(uint64_t thread_id) {
     lock.unlock();
     connection->serve();
     lock.lock();
-    connections_.erase(id);  // closes the socket
+    const auto it = connections_.find(id);
+    evicted_ -= it->second->evicted() ? 1 : 0;
+    connections_.erase(it);  // closes the socket
   }
   if (threads_stop_) {
     return;  // the destructor joins it

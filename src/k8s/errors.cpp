@@ -144,7 +144,10 @@ ApiError decodeApiError(int http_code, std::string_view body) {
       j = std::move(decoded).value();
     }
   } else {
-    j = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+    Result<api::Json> parsed = api::parseJson(body);  // depth-limited; anything else: no Status
+    if (parsed.ok()) {
+      j = std::move(parsed).value();
+    }
   }
   const bool is_status = j.is_object() && api::stringOr(j, "kind") == "Status";
   if (is_status) {

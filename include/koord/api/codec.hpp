@@ -43,7 +43,21 @@ Status typeError(const std::string& path, std::string_view what, const Json& got
 // string. Never throws (nlohmann's value() throws on a type mismatch).
 std::string stringOr(const Json& obj, std::string_view key, std::string fallback = "");
 
-// Parses text into a Json value without throwing. Errors carry the byte offset.
+// The deepest nesting of objects and arrays any koord JSON decoder accepts. A Kubernetes object
+// from kube-apiserver is a few tens of levels deep; a hostile body nesting thousands of levels
+// would otherwise overflow a thread's stack in the recursive code that copies, compares, writes or
+// destroys a Json value. The same limit holds for YAML (koord::config).
+inline constexpr std::size_t kMaxJsonNestingDepth = 256;
+
+// OK when no object or array in `text` opens deeper than kMaxJsonNestingDepth (brackets inside
+// strings do not count; the text is not otherwise validated), else kInvalidArgument
+// "failed to parse JSON: nesting deeper than 256 levels (at byte N)" with the offset of the first
+// container past the limit. For decoders of their own that count depth while they parse and need
+// the message once they stop.
+Status checkJsonNesting(std::string_view text);
+
+// Parses text into a Json value without throwing. Errors carry the byte offset. Input nested
+// deeper than kMaxJsonNestingDepth is refused (nestingTooDeep) before the deep part is built.
 Result<Json> parseJson(std::string_view text);
 
 // Primitive decoders.

@@ -16,8 +16,9 @@
 //  - mapping keys must be scalars; a plain key such as `1` or `true` becomes the string of its
 //    text (as sigs.k8s.io/yaml turns it into "1" or "true"); null and collection keys are errors;
 //  - a key given twice in one mapping is an error naming both lines.
-// Aliases that would copy more than kMaxYamlAliasNodes nodes into one document (a "billion laughs"
-// document) and nesting deeper than yaml-cpp's limit (500) are errors. Nothing here throws.
+// Aliases that would copy more than kMaxYamlAliasNodes nodes into the input, all its documents
+// together (a "billion laughs" document, or many small ones), and collections nested deeper than
+// kMaxYamlNestingDepth (aliases included) are errors. Nothing here throws.
 #pragma once
 
 #include <cstddef>
@@ -32,8 +33,11 @@
 
 namespace koord::config {
 
-// Upper bound on the nodes that alias expansion may add to one document.
+// Upper bound on the nodes that alias expansion may add to one input (all its documents).
 inline constexpr std::size_t kMaxYamlAliasNodes = 100000;
+// The deepest nesting of mappings and sequences accepted: the same as koord::api's JSON limit
+// (kMaxJsonNestingDepth), since every document becomes JSON.
+inline constexpr std::size_t kMaxYamlNestingDepth = 256;
 
 struct YamlDocument {
   nlohmann::json value;  // the document as JSON

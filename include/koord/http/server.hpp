@@ -2,10 +2,14 @@
 //
 // Routing is by method and exact path. The server answers by itself:
 //   404 no route has the path;            405 the path exists for other methods (with Allow);
-//   413 the body exceeds max_body_bytes;  500 the handler threw (the server keeps serving);
+//   501 the method is not a standard one (methods are case-sensitive: "get" is not GET);
+//   413 the body exceeds max_body_bytes, or a GET or HEAD request has one;
+//   500 the handler threw (the server keeps serving);
 //   503 the handler did not answer within request_timeout (its late result is discarded), or the
-//       server is stopping; 400 for requests the HTTP parser rejects; 431 (plain HTTP) for a
+//       server is stopping, or (plain HTTP) the bodies held by all connections would exceed
+//       max_buffered_bytes; 400 for requests the HTTP parser rejects; 431 (plain HTTP) for a
 //       request head over 64 KiB.
+// HEAD is answered by the path's GET handler with the head of its answer only.
 // 413 and the timeout/stopping 503s carry "Connection: close". A body over the cap is never kept:
 // the 413 goes out once the client has sent it (read and dropped, up to 16 MiB past the cap), and a
 // larger one is cut off (plain HTTP also refuses at once a body the client holds back until
@@ -44,7 +48,7 @@ struct HeaderNameLess {
 using HttpHeaders = std::map<std::string, std::string, HeaderNameLess>;
 
 struct HttpRequest {
-  std::string method;   // "GET", "POST", ... (standard methods upper-cased)
+  std::string method;   // "GET", "POST", ... as sent (methods are case-sensitive)
   std::string path;     // percent-decoded, e.g. "/filter"
   std::string query;    // raw, without '?', e.g. "a=1&b=x%20y"; "" when absent
   HttpHeaders headers;  // repeated headers are joined with ", "
@@ -83,7 +87,18 @@ struct HttpServerOptions {
   std::string address = "127.0.0.1";
   // 0 picks a free port; port() tells which.
   uint16_t port = 0;
+  // The largest request body a route that takes one accepts (413 past it). GET and HEAD routes
+  // take none: a GET or HEAD request with a body is answered 413 without reading it.
   std::size_t max_body_bytes = std::size_t{4} << 20;
+  // Plain HTTP: the request bodies held at once, all connections together (>= max_body_bytes). A
+  // request whose body would take the total past it is answered 503 "Connection: close" with
+  // Retry-After, and its body is not kept.
+  std::size_t max_buffered_bytes = std::size_t{16} << 20;
+  // Plain HTTP: the connections open at once (2..65536). When a new one would go past it, the
+  // connection that has waited longest for a request head (idle between requests, or sending its
+  // head slowly) is closed to make room; only when every connection has a request in flight is
+  // the new one answered 503 and closed. So a flood of idle connections cannot lock out a probe.
+  std::size_t max_connections = 512;
   // Counted from the moment the request headers arrive, so a slowly sent body counts too.
   std::chrono::milliseconds request_timeout = std::chrono::seconds(5);
   // At most this many handlers of kCompute routes run at once (1..1024); over HTTPS, the size of

@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace koord::api::core {
 
@@ -120,9 +121,43 @@ QosClass resourceQos(const ResourceRequirements& r) {
   return *qos;
 }
 
+Status checkList(const ResourceList& list, const std::string& path) {
+  for (const auto& [name, quantity] : list) {
+    if (quantity.sign() < 0) {
+      return Status::invalidArgument(path + "[" + name + "]: Invalid value: \"" +
+                                     quantity.toString() +
+                                     "\": must be greater than or equal to 0");
+    }
+  }
+  return Status::ok();
+}
+
+Status checkRequirements(const ResourceRequirements& r, const std::string& path) {
+  KOORD_RETURN_IF_ERROR(checkList(r.requests, path + ".requests"));
+  return checkList(r.limits, path + ".limits");
+}
+
+Status checkContainers(const std::vector<Container>& containers, const std::string& path) {
+  for (size_t i = 0; i < containers.size(); ++i) {
+    KOORD_RETURN_IF_ERROR(
+        checkRequirements(containers[i].resources, path + "[" + std::to_string(i) + "].resources"));
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
+Status checkNonNegativeResources(const Pod& pod) {
+  KOORD_RETURN_IF_ERROR(checkContainers(pod.spec.containers, "spec.containers"));
+  KOORD_RETURN_IF_ERROR(checkContainers(pod.spec.initContainers, "spec.initContainers"));
+  if (pod.spec.resources) {
+    KOORD_RETURN_IF_ERROR(checkRequirements(*pod.spec.resources, "spec.resources"));
+  }
+  return checkList(pod.spec.overhead, "spec.overhead");
+}
+
 Result<ResourceList> podRequests(const Pod& pod) {
+  KOORD_RETURN_IF_ERROR(checkNonNegativeResources(pod));
   KOORD_ASSIGN_OR_RETURN(ResourceList reqs, aggregateContainers(pod.spec, requestsOf));
   if (pod.spec.resources && hasSupportedPodLevelResource(pod.spec.resources->requests)) {
     applyPodLevelResources(reqs, pod.spec.resources->requests);
@@ -132,6 +167,7 @@ Result<ResourceList> podRequests(const Pod& pod) {
 }
 
 Result<ResourceList> podLimits(const Pod& pod) {
+  KOORD_RETURN_IF_ERROR(checkNonNegativeResources(pod));
   KOORD_ASSIGN_OR_RETURN(ResourceList limits, aggregateContainers(pod.spec, limitsOf));
   if (pod.spec.resources && (hasSupportedPodLevelResource(pod.spec.resources->requests) ||
                              hasSupportedPodLevelResource(pod.spec.resources->limits))) {

@@ -32,6 +32,9 @@ class ArgsSax {
   Json root;
   std::optional<std::vector<std::string>> names;
   Status status;
+  // The parse stopped at a container past kMaxJsonNestingDepth (status says so without the offset;
+  // checkJsonNesting on the same text gives it).
+  bool too_deep = false;
 
   // The member names are nlohmann's SAX interface.
   // NOLINTBEGIN(readability-identifier-naming)
@@ -50,8 +53,11 @@ class ArgsSax {
     return scalar(Json(std::move(v)));
   }
 
-  bool start_object(std::size_t /*size*/) { return open(Json::object()); }
+  bool start_object(std::size_t /*size*/) { return enter() && open(Json::object()); }
   bool start_array(std::size_t /*size*/) {
+    if (!enter()) {
+      return false;
+    }
     if (names_state_ == NamesState::kExpected) {
       names_state_ = NamesState::kInArray;
       names.emplace();
@@ -60,8 +66,12 @@ class ArgsSax {
     return open(Json::array());
   }
 
-  bool end_object() { return close(); }
+  bool end_object() {
+    --depth_;
+    return close();
+  }
   bool end_array() {
+    --depth_;
     if (names_state_ == NamesState::kInArray) {
       names_state_ = NamesState::kNone;
       return true;
@@ -108,6 +118,17 @@ class ArgsSax {
   bool fail(const std::string& message) {
     status = Status::invalidArgument(message);
     return false;
+  }
+
+  // Counts one more open container (dropped ones too: their depth costs nothing here, but the
+  // same text given to another decoder would).
+  bool enter() {
+    if (++depth_ > kMaxJsonNestingDepth) {
+      too_deep = true;
+      return fail("failed to parse JSON: nesting deeper than " +
+                  std::to_string(kMaxJsonNestingDepth) + " levels");
+    }
+    return true;
   }
 
   // A non-string inside NodeNames, or NodeNames that is neither null nor an array.
@@ -188,6 +209,7 @@ class ArgsSax {
   std::string pending_key_;        // the key of the member whose value comes next
   std::string last_key_;           // the key `place` last used, for open()
   std::size_t skip_depth_ = 0;     // > 0 inside a dropped container
+  std::size_t depth_ = 0;          // containers open now, dropped or not
   bool skip_next_ = false;         // the next value is dropped
   NamesState names_state_ = NamesState::kNone;
   bool names_exact_ = false;
@@ -241,11 +263,11 @@ class FastScan {
         }
         root[std::string(key)] = std::move(sax.root);
       } else {
-        Json member = Json::parse(value.begin(), value.end(), nullptr, /*allow_exceptions=*/false);
-        if (member.is_discarded()) {
+        Result<Json> member = parseJson(value);
+        if (!member.ok()) {
           return false;
         }
-        root[std::string(key)] = std::move(member);
+        root[std::string(key)] = std::move(member).value();
       }
       i = skipWs(end);
       if (at(i, ',')) {
@@ -393,6 +415,9 @@ Result<ExtenderArgs> decodeExtenderArgs(std::string_view body) {
     parsed = Json::sax_parse(body.begin(), body.end(), &sax);
   } catch (const std::exception& e) {  // sax_parse reports through parse_error; this is a guard
     return Status::invalidArgument(prefix + "failed to parse JSON: " + e.what());
+  }
+  if (sax.too_deep) {
+    return Status::invalidArgument(prefix + checkJsonNesting(body).message());
   }
   if (!parsed || !sax.status.isOk()) {
     return Status::invalidArgument(

@@ -146,6 +146,7 @@ int main(int argc, char** argv) {
   options.address = config->server.host();
   options.port = config->server.port();
   options.max_body_bytes = static_cast<std::size_t>(config->server.max_request_bytes);
+  options.max_buffered_bytes = static_cast<std::size_t>(config->server.max_buffered_bytes);
   options.handler_threads = 16;
   options.waiting_handler_threads = 256;
   auto server = koord::http::HttpServer::create(options);

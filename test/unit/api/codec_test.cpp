@@ -107,6 +107,48 @@ TEST(CodecTest, MalformedJsonIsAnErrorWithOffset) {
   }
 }
 
+// `depth` objects nested under key "a", around `inner`.
+std::string nestedObjects(std::size_t depth, const std::string& inner = "1") {
+  std::string out;
+  for (std::size_t i = 0; i < depth; ++i) {
+    out += "{\"a\":";
+  }
+  return out + inner + std::string(depth, '}');
+}
+
+TEST(CodecTest, NestingPastTheLimitIsRefusedNamingItAndWhere) {
+  // At the limit the value parses, and the recursive code that copies, writes and compares it
+  // runs.
+  auto at_limit = parseJson(nestedObjects(kMaxJsonNestingDepth));
+  ASSERT_TRUE(at_limit.ok()) << at_limit.status();
+  const Json copy = *at_limit;
+  EXPECT_EQ(copy, *at_limit);
+  EXPECT_EQ(copy.dump(), nestedObjects(kMaxJsonNestingDepth));
+
+  // One more level, a deep array inside a string-laden object, and the 100,000 levels that used
+  // to overflow a thread's stack: refused, naming the limit and the byte where it was passed.
+  struct Case {
+    std::string text;
+    std::size_t offset;
+  };
+  const std::string strings = R"({"s":"{[{[\"","a":)";
+  const std::vector<Case> cases = {
+      {nestedObjects(kMaxJsonNestingDepth + 1), 5 * kMaxJsonNestingDepth},
+      {strings + std::string(300000, '[') + std::string(300000, ']') + "}",
+       strings.size() + kMaxJsonNestingDepth - 1},
+      {nestedObjects(100000), 5 * kMaxJsonNestingDepth},
+  };
+  for (const Case& c : cases) {
+    auto r = parseJson(c.text);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().message(),
+              "failed to parse JSON: nesting deeper than 256 levels (at byte " +
+                  std::to_string(c.offset) + ")");
+    EXPECT_EQ(checkJsonNesting(c.text).message(), r.status().message());
+  }
+  EXPECT_TRUE(checkJsonNesting(nestedObjects(kMaxJsonNestingDepth)).isOk());
+}
+
 TEST(CodecTest, IntegersAreRangeChecked) {
   int32_t small = 0;
   EXPECT_TRUE(fromJson(Json(2147483647), small, "x").isOk());

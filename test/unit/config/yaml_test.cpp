@@ -275,6 +275,53 @@ TEST(YamlTest, DeepNestingIsAnErrorNotACrash) {
   EXPECT_EQ(message.rfind("failed to parse YAML 'test.yaml': line 1, column ", 0), 0u) << message;
 }
 
+TEST(YamlTest, NestingPastTheLimitIsAnErrorNamingIt) {
+  const auto flow = [](std::size_t depth) {
+    return "a: " + std::string(depth, '[') + std::string(depth, ']') + "\n";
+  };
+  // The document's root mapping is one level: 255 sequences inside it make 256.
+  ASSERT_TRUE(parseYamlDocuments(flow(kMaxYamlNestingDepth - 1), "test.yaml").ok());
+  const std::string message = parseErrorOf(flow(kMaxYamlNestingDepth));
+  // Column 259 is the 256th '[' (after "a: ").
+  EXPECT_NE(message.find("line 1, column 259: nesting deeper than 256 levels"), std::string::npos)
+      << message;
+  // Block style counts the same way.
+  std::string block;
+  for (std::size_t i = 0; i < kMaxYamlNestingDepth; ++i) {
+    block += std::string(i, ' ') + "k:\n";
+  }
+  block += std::string(kMaxYamlNestingDepth, ' ') + "k: 1\n";
+  EXPECT_NE(parseErrorOf(block).find("nesting deeper than 256 levels"), std::string::npos);
+}
+
+TEST(YamlTest, AnAliasCannotCarryNestingPastTheLimit) {
+  // 200 levels under an anchor, aliased 100 levels deep: 300 in all.
+  const std::string anchored = "a: &a " + std::string(200, '[') + std::string(200, ']') + "\n";
+  ASSERT_TRUE(parseYamlDocuments(anchored, "test.yaml").ok());
+  const std::string message =
+      parseErrorOf(anchored + "b: " + std::string(100, '[') + "*a" + std::string(100, ']') + "\n");
+  // Column 104 is the alias (after "b: " and 100 '[').
+  EXPECT_NE(message.find("line 2, column 104: nesting deeper than 256 levels"), std::string::npos)
+      << message;
+}
+
+TEST(YamlTest, TheAliasLimitHoldsForTheWholeInputNotEachDocument) {
+  // Each document expands its aliases to 1,100 nodes, well within the limit on its own; 200 of them
+  // (a 34 KB file) would build 220,000 nodes.
+  std::string doc = "a: &a [1, 2, 3, 4, 5, 6, 7, 8, 9, 0]\nb: [";
+  for (int i = 0; i < 100; ++i) {
+    doc += (i > 0 ? ", *a" : "*a");
+  }
+  doc += "]\n---\n";
+  ASSERT_TRUE(parseYamlDocuments(doc, "test.yaml").ok());
+  std::string many;
+  for (int i = 0; i < 200; ++i) {
+    many += doc;
+  }
+  const std::string message = parseErrorOf(many);
+  EXPECT_NE(message.find("aliases expand to more than 100000 nodes"), std::string::npos) << message;
+}
+
 TEST(YamlTest, LoadYamlFileUsesThePathAsSource) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("koord-yaml-test-" + std::to_string(::getpid()));

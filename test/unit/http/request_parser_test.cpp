@@ -36,7 +36,7 @@ TEST(RequestHeadParserTest, ParsesTheSameWhereverTheInputIsSplit) {
     std::size_t consumed = 0;
     ASSERT_EQ(parseInSteps(raw, step, head, consumed), RequestHeadParser::Outcome::kDone) << step;
     EXPECT_EQ(consumed, head_text.size()) << step;
-    EXPECT_EQ(head.request.method, "POST");
+    EXPECT_EQ(head.request.method, "post");  // as sent: the router refuses it (501)
     EXPECT_EQ(head.request.path, "/a b");
     EXPECT_EQ(head.request.query, "x=1%202");
     EXPECT_EQ(head.request.header("x-multi"), "one, two");
@@ -146,6 +146,18 @@ TEST(ChunkedDecoderTest, DecodesTheSameWhereverTheInputIsSplit) {
     EXPECT_EQ(decodeInSteps(raw, step, left_over), "hello, chunked world, 26 bytes!") << step;
     EXPECT_EQ(left_over, 4u) << step;
   }
+}
+
+TEST(ChunkedDecoderTest, SizesWithLeadingZerosAreSizes) {
+  // chunk-size = 1*HEXDIG (RFC 9112 7.1): leading zeros do not count towards the size's digits.
+  const std::string raw = "0005\r\nhello\r\n00000000000000000000001;x\r\n!\r\n0000\r\n\r\n";
+  for (std::size_t step = 1; step <= raw.size(); ++step) {
+    std::size_t left_over = 0;
+    EXPECT_EQ(decodeInSteps(raw, step, left_over), "hello!") << step;
+    EXPECT_EQ(left_over, 0u) << step;
+  }
+  std::size_t left_over = 0;
+  EXPECT_EQ(decodeInSteps("0001234567890abcdef0\r\n", 24, left_over), "<chunk size too large>");
 }
 
 TEST(ChunkedDecoderTest, RejectsMalformedFraming) {

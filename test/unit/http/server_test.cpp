@@ -124,10 +124,16 @@ TEST_P(HttpServerTest, RoutesByMethodAndExactPath) {
       {"GET", "/hello/", 404, "no handler for path '/hello/'\n"},
       {"GET", "/hell", 404, "no handler for path '/hell'\n"},
       {"GET", "/", 404, "no handler for path '/'\n"},
-      {"POST", "/hello", 405, "method POST is not allowed for '/hello'; allowed: GET\n"},
+      {"POST", "/hello", 405, "method POST is not allowed for '/hello'; allowed: GET, HEAD\n"},
+      // Methods are case-sensitive (RFC 9110 9.1): "get" is an unknown method, as is BREW.
+      {"get", "/hello", 501, "method get is not implemented\n"},
+      {"BREW", "/nowhere", 501, "method BREW is not implemented\n"},
       {"DELETE", "/echo", 405, "method DELETE is not allowed for '/echo'; allowed: POST, PUT\n"},
   };
   for (const Case& c : cases) {
+    if (c.method == "get" && !GetParam().socket) {
+      continue;  // cpprestsdk upper-cases the method before we see it
+    }
     ClientRequest request;
     request.method = c.method;
     request.target = c.target;

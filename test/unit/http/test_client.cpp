@@ -95,7 +95,8 @@ ClientReply send(uint16_t port, const ClientRequest& request) {
     curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
                      static_cast<curl_off_t>(request.body.size()));
   }
-  if (request.method != "GET" && request.method != "POST") {
+  const bool get_with_body = request.method == "GET" && (!request.body.empty() || request.chunked);
+  if ((request.method != "GET" && request.method != "POST") || get_with_body) {
     curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
   } else if (request.method == "POST" && request.body.empty() && !request.chunked) {
     curl_easy_setopt(curl, CURLOPT_POST, 1L);

@@ -10,17 +10,25 @@
 
 namespace koord::api::core {
 
+// OK unless a quantity among the pod's requests and limits (containers, init containers, pod-level
+// resources) or spec.overhead is negative, which kube-apiserver refuses; then kInvalidArgument in
+// its words for the first one:
+// "spec.containers[1].resources.requests[cpu]: Invalid value: \"-99\": must be greater than or
+// equal to 0".
+[[nodiscard]] Status checkNonNegativeResources(const Pod& pod);
+
 // The pod's effective requests, as k8s.io/component-helpers resource.PodRequests with default
 // options: the sum of the regular containers' requests; each init container raises the result to at
 // least its own requests plus the restartable (sidecar) init containers started before it, and
 // sidecars add to the sum; pod-level requests (spec.resources.requests, cpu and memory) replace the
 // aggregate for those resources; spec.overhead is added last. Only `requests` count: limits are
 // not used as requests here (the API server defaults missing requests from limits on admission).
-// kOutOfRange when the sum overflows.
+// kOutOfRange when the sum overflows; checkNonNegativeResources' error for a negative quantity.
 [[nodiscard]] Result<resource::ResourceList> podRequests(const Pod& pod);
 
 // As podRequests, for limits (resource.PodLimits): containers' limits summed, init containers as a
 // maximum, pod-level limits replace the aggregate, overhead added to resources that have a limit.
+// The same errors as podRequests.
 [[nodiscard]] Result<resource::ResourceList> podLimits(const Pod& pod);
 
 enum class QosClass { kBestEffort, kBurstable, kGuaranteed };

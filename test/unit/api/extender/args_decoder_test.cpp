@@ -143,5 +143,44 @@ TEST(ExtenderArgsDecoderTest, BadInputIsAnErrorNamingWhatIsWrong) {
       << args.status().message();
 }
 
+TEST(ExtenderArgsDecoderTest, DeepNestingAnywhereIsRefusedNamingTheLimit) {
+  // What once overflowed the connection thread's stack: 100,000 objects (or 300,000 arrays) under
+  // an unknown field of the Pod, of a Node in Nodes.items, or of dropped managedFields.
+  const auto objects = [](std::size_t depth) {
+    std::string out;
+    for (std::size_t i = 0; i < depth; ++i) {
+      out += R"({"a":)";
+    }
+    return out + "1" + std::string(depth, '}');
+  };
+  const auto arrays = [](std::size_t depth) {
+    return std::string(depth, '[') + std::string(depth, ']');
+  };
+  const std::vector<std::string> bodies = {
+      R"({"Pod":{"metadata":{"name":"p","x":)" + objects(100000) + R"(}},"NodeNames":["n1"]})",
+      R"({"Pod":{"metadata":{"name":"p"},"spec":{"x":)" + arrays(300000) +
+          R"(}},"NodeNames":["n1"]})",
+      R"({"NodeNames":null,"Nodes":{"items":[{"metadata":{"name":"n1","x":)" + objects(100000) +
+          "}}]}}",
+      R"({"Pod":{"metadata":{"name":"p","managedFields":)" + arrays(100000) +
+          R"(}},"NodeNames":["n1"]})",
+  };
+  for (const std::string& body : bodies) {
+    auto args = decodeExtenderArgs(body);
+    ASSERT_FALSE(args.ok()) << body.substr(0, 80);
+    EXPECT_EQ(args.status().message(),
+              "failed to decode 'ExtenderArgs': " + checkJsonNesting(body).message());
+    EXPECT_NE(args.status().message().find("nesting deeper than 256 levels (at byte "),
+              std::string::npos)
+        << args.status().message();
+  }
+  // Within the limit the unknown field is kept, as every unknown field is.
+  const std::string within = R"({"Pod":{"metadata":{"name":"p","x":)" +
+                             objects(kMaxJsonNestingDepth - 3) + R"(}},"NodeNames":["n1"]})";
+  auto args = decodeExtenderArgs(within);
+  ASSERT_TRUE(args.ok()) << args.status();
+  EXPECT_EQ(args->nodeNames, std::vector<std::string>{"n1"});
+}
+
 }  // namespace
 }  // namespace koord::api::extender

@@ -30,7 +30,8 @@ TEST(ExtenderConfigTest, HeaderOnlyGivesEveryDefault) {
   EXPECT_EQ(config->server.host(), "127.0.0.1");
   EXPECT_EQ(config->server.port(), 10262);
   EXPECT_EQ(config->server.url_prefix, "/scheduler");
-  EXPECT_EQ(config->server.max_request_bytes, 33554432);
+  EXPECT_EQ(config->server.max_request_bytes, 4194304);
+  EXPECT_EQ(config->server.max_buffered_bytes, 16777216);
   EXPECT_TRUE(config->server.tls_cert_file.empty());
   EXPECT_EQ(config->parallelism, 0);
   EXPECT_EQ(config->bind_timeout, std::chrono::seconds(4));
@@ -59,6 +60,7 @@ TEST(ExtenderConfigTest, ReadsEveryField) {
                            "  tlsCertFile: /tls/tls.crt\n"
                            "  tlsKeyFile: /tls/tls.key\n"
                            "  maxRequestBytes: 1048576\n"
+                           "  maxBufferedBytes: 2097152\n"
                            "parallelism: 4\n"
                            "bindTimeout: 2500ms\n"
                            "leaderElection:\n"
@@ -84,6 +86,7 @@ TEST(ExtenderConfigTest, ReadsEveryField) {
   EXPECT_EQ(config->server.tls_cert_file, "/tls/tls.crt");
   EXPECT_EQ(config->server.tls_key_file, "/tls/tls.key");
   EXPECT_EQ(config->server.max_request_bytes, 1048576);
+  EXPECT_EQ(config->server.max_buffered_bytes, 2097152);
   EXPECT_EQ(config->parallelism, 4);
   EXPECT_EQ(config->bind_timeout, std::chrono::milliseconds(2500));
   EXPECT_FALSE(config->leader_election.leader_elect);
@@ -184,6 +187,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "line 4: server.maxRequestBytes: must be at least 1024",
                  "line 5: parallelism: must be between 0 (one per CPU the container may use) and "
                  "1024"}},
+        BadCase{"BufferedBelowTheRequestCap",
+                std::string(kHeader) +
+                    "server: {maxRequestBytes: 8388608, maxBufferedBytes: 4194304}\n",
+                {"line 3: server.maxBufferedBytes: must be at least maxRequestBytes (8388608)"}},
         BadCase{"BindTimeoutOutOfRange",
                 std::string(kHeader) + "bindTimeout: 50ms\n",
                 {"line 3: bindTimeout: must be between 100ms and 10m (keep it under "

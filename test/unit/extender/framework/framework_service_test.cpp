@@ -117,6 +117,42 @@ TEST_F(FrameworkServiceTest, FilterOfUndecodablePodIsAnError) {
   EXPECT_TRUE(result.nodeNames->empty());
 }
 
+TEST_F(FrameworkServiceTest, FilterRefusesNegativeRequestsNamingTheField) {
+  // cpu 100 and -99 sum to 1, and batch-cpu 9e18 and -9e18 to 0: either would fit anywhere if
+  // added up. kube-apiserver refuses negative quantities, and so does the extender.
+  struct Case {
+    std::string resource;
+    std::string first;
+    std::string second;
+    std::string error;
+  };
+  const Case cases[] = {
+      {"cpu", "100", "-99",
+       "failed to sum the requests of pod 'default/p': spec.containers[1].resources.requests[cpu]: "
+       "Invalid value: \"-99\": must be greater than or equal to 0"},
+      {"kubernetes.io/batch-cpu", "9e18", "-9e18",
+       "failed to sum the requests of pod 'default/p': spec.containers[1].resources.requests"
+       "[kubernetes.io/batch-cpu]: Invalid value: \"-9e18\": must be greater than or equal to 0"},
+  };
+  for (const Case& c : cases) {
+    auto args = byName({"n1", "n2"});
+    args.pod.spec.containers.resize(2);
+    args.pod.spec.containers[0].resources.requests[c.resource] =
+        resource::Quantity::parse(c.first).value();
+    args.pod.spec.containers[1].resources.requests[c.resource] =
+        resource::Quantity::parse(c.second).value();
+    auto result = service_->filter(args);
+    EXPECT_EQ(result.error, c.error);
+    ASSERT_TRUE(result.nodeNames.has_value());
+    EXPECT_TRUE(result.nodeNames->empty());
+  }
+  // A negative limit is refused as well.
+  auto args = byName({"n1"});
+  args.pod.spec.containers[0].resources.limits["memory"] = resource::Quantity::parse("-1").value();
+  EXPECT_NE(service_->filter(args).error.find("resources.limits[memory]: Invalid value: \"-1\""),
+            std::string::npos);
+}
+
 TEST_F(FrameworkServiceTest, PrioritizeScalesToZeroToTenAndLeavesOutZeros) {
   // "ghost" is unknown and scores 0: kube-scheduler reads a missing host as 0, so it is not listed.
   auto scores = service_->prioritize(byName({"n3", "ghost", "n1", "n2"}));

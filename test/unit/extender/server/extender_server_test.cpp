@@ -301,6 +301,23 @@ TEST_P(BadInputTest, IsRejectedWithoutCallingTheService) {
 const std::vector<std::string> kFilterKeys = {"Nodes", "NodeNames", "FailedNodes",
                                               "FailedAndUnresolvableNodes", "Error"};
 
+// `depth` objects nested under key "a" (6 bytes a level: 100,000 levels are about 600 KB).
+std::string deepObjects(std::size_t depth) {
+  std::string out;
+  for (std::size_t i = 0; i < depth; ++i) {
+    out += R"({"a":)";
+  }
+  return out + "1" + std::string(depth, '}');
+}
+
+std::string deepArrays(std::size_t depth) {
+  return std::string(depth, '[') + std::string(depth, ']');
+}
+
+// What once crashed koord-extender (the connection thread's stack overflowed): deep JSON under an
+// unknown field of the Pod or of a Node, sent to every verb.
+constexpr char kNestingError[] = "nesting deeper than 256 levels";
+
 INSTANTIATE_TEST_SUITE_P(
     Cases, BadInputTest,
     ::testing::Values(
@@ -344,6 +361,36 @@ INSTANTIATE_TEST_SUITE_P(
                      400,
                      {"Error"},
                      "UID"},
+        BadInputCase{"FilterDeepPodMetadata", "POST", "/scheduler/filter",
+                     R"({"Pod":{"metadata":{"name":"p","x":)" + deepObjects(100000) +
+                         R"(}},"NodeNames":["n1"]})",
+                     400, kFilterKeys, kNestingError},
+        BadInputCase{"FilterDeepNodeInItems", "POST", "/scheduler/filter",
+                     R"({"Pod":{"metadata":{"name":"p"}},"Nodes":{"items":[{"metadata":)"
+                     R"({"name":"n1"},"spec":{"x":)" +
+                         deepArrays(300000) + "}}]}}",
+                     400, kFilterKeys, kNestingError},
+        BadInputCase{"PrioritizeDeepPodSpec",
+                     "POST",
+                     "/scheduler/prioritize",
+                     R"({"Pod":{"spec":{"x":)" + deepArrays(300000) + R"(}},"NodeNames":["n1"]})",
+                     400,
+                     {"Error"},
+                     kNestingError},
+        BadInputCase{"PreemptDeepPod",
+                     "POST",
+                     "/scheduler/preempt",
+                     R"({"Pod":{"metadata":{"x":)" + deepObjects(100000) + "}}}",
+                     400,
+                     {"Error"},
+                     kNestingError},
+        BadInputCase{"BindDeepUnknownField",
+                     "POST",
+                     "/scheduler/bind",
+                     R"({"PodName":"p","x":)" + deepObjects(100000) + "}",
+                     400,
+                     {"Error"},
+                     kNestingError},
         BadInputCase{"UnknownVerb", "POST", "/scheduler/reserve", "{}", 404, {}, ""},
         BadInputCase{"VerbWithoutPrefix", "POST", "/filter", "{}", 404, {}, ""},
         BadInputCase{"FilterWithGet", "GET", "/scheduler/filter", "", 405, {}, ""},

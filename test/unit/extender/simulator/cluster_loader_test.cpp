@@ -75,6 +75,24 @@ TEST(ClusterLoaderTest, BadInputNamesFileAndLine) {
        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    "
        "resources:\n      requests:\n        cpu: lots\n",
        "in.yaml: line 9: failed to decode Pod 'p': spec.containers[0].resources.requests.cpu"},
+      // kube-apiserver refuses negative quantities: cpu 100 and -99 must not sum to 1.
+      {"negative request",
+       "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: a\n"
+       "    resources:\n      requests: {cpu: \"100\"}\n  - name: b\n    resources:\n"
+       "      requests:\n        cpu: \"-99\"\n",
+       "in.yaml: line 11: failed to decode Pod 'p': spec.containers[1].resources.requests[cpu]: "
+       "Invalid value: \"-99\": must be greater than or equal to 0"},
+      {"negative limit of an init container",
+       "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  initContainers:\n  - name: a\n"
+       "    resources:\n      limits: {memory: -1Gi}\n",
+       "in.yaml: line 8: failed to decode Pod 'p': "
+       "spec.initContainers[0].resources.limits[memory]: "
+       "Invalid value: \"-1Gi\": must be greater than or equal to 0"},
+      {"negative node allocatable",
+       "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus:\n  allocatable:\n"
+       "    kubernetes.io/batch-cpu: \"-9e18\"\n",
+       "in.yaml: line 5: failed to decode Node 'n': status.allocatable[kubernetes.io/batch-cpu]: "
+       "Invalid value: \"-9e18\": must be greater than or equal to 0"},
       {"pod without a name", "apiVersion: v1\nkind: Pod\nmetadata: {namespace: x}\n",
        "in.yaml: line 1: Pod has no metadata.name"},
       {"no kind", "apiVersion: v1\nmetadata: {name: x}\n",
