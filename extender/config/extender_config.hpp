@@ -5,7 +5,7 @@
 //   kind: KoordExtenderConfiguration
 //   clientConnection: {kubeconfig: "", qps: 50, burst: 100}
 //   server: {address: "127.0.0.1:10262", urlPrefix: /scheduler, tlsCertFile: "", tlsKeyFile: "",
-//            maxRequestBytes: 4194304, maxBufferedBytes: 16777216}
+//            maxRequestBytes: 1048576, maxBufferedBytes: 4194304}
 //   parallelism: 0                      # filter/score workers; 0: one per CPU we may use
 //   bindTimeout: 4s                     # a bind answers within this (under httpTimeout, 5s)
 //   leaderElection: {leaderElect: true, leaseDuration: 15s, renewDeadline: 10s, retryPeriod: 2s,
@@ -36,12 +36,12 @@ inline constexpr char kApiVersion[] = "config.koordinator.sh/v1alpha1";
 inline constexpr char kKind[] = "KoordExtenderConfiguration";
 inline constexpr char kDefaultAddress[] = "127.0.0.1:10262";
 // kube-scheduler's node-cache-capable requests carry a pod and node names: tens to hundreds of KiB
-// on a 5,000-node cluster. 4 MiB leaves room for the largest pod kube-apiserver stores (1.5 MiB)
-// with the names of 10,000 nodes; clusters that send whole Nodes (nodeCacheCapable: false) raise
-// it.
-inline constexpr int64_t kDefaultMaxRequestBytes = int64_t{4} << 20;
+// (about 30 bytes a node). Decoding a body can take up to about 50 times its size (small JSON
+// objects), so the caps also bound memory: 4 requests at the cap decode in about 200 MB at most.
+// Clusters that send whole Nodes (nodeCacheCapable: false) raise both (docs/security.md).
+inline constexpr int64_t kDefaultMaxRequestBytes = int64_t{1} << 20;
 // The request bodies held at once, all connections together: four requests at the cap.
-inline constexpr int64_t kDefaultMaxBufferedBytes = int64_t{16} << 20;
+inline constexpr int64_t kDefaultMaxBufferedBytes = int64_t{4} << 20;
 
 struct ClientConnectionConfiguration {
   std::string kubeconfig;  // empty: the in-cluster service account

@@ -35,8 +35,8 @@
 
 namespace koord::extender::server {
 
-inline constexpr std::size_t kDefaultMaxRequestBytes = std::size_t{4} << 20;
-inline constexpr std::size_t kDefaultMaxBufferedBytes = std::size_t{16} << 20;
+inline constexpr std::size_t kDefaultMaxRequestBytes = std::size_t{1} << 20;
+inline constexpr std::size_t kDefaultMaxBufferedBytes = std::size_t{4} << 20;
 inline constexpr char kDefaultUrlPrefix[] = "/scheduler";
 
 struct ServerOptions {

@@ -1,5 +1,6 @@
 #include "connection.hpp"
 
+#include <malloc.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -206,6 +207,14 @@ Connection::Next Connection::serveRequest() {
       return Next::kClose;
   }
   runHandler(match.handler, core_.slotsFor(match.handler_kind), request, deadline);
+  const std::size_t trim_after = core_.options.trim_after_body_bytes;
+  if (trim_after > 0 && request.body.size() >= trim_after) {
+    // What decoding a large body allocated is free now, spread over the allocator's per-thread
+    // arenas; give it back to the system so that a burst leaves no lasting footprint.
+    std::string().swap(request.body);
+    budget.release();
+    ::malloc_trim(0);
+  }
   return close_ ? Next::kClose : Next::kKeepAlive;
 }
 

@@ -99,6 +99,10 @@ struct HttpServerOptions {
   // head slowly) is closed to make room; only when every connection has a request in flight is
   // the new one answered 503 and closed. So a flood of idle connections cannot lock out a probe.
   std::size_t max_connections = 512;
+  // Plain HTTP: after answering a request whose body was at least this large, the memory the
+  // process has freed is given back to the system (glibc's malloc_trim), so that a burst of large
+  // requests does not leave the process holding what their decoding allocated. 0: never.
+  std::size_t trim_after_body_bytes = std::size_t{256} << 10;
   // Counted from the moment the request headers arrive, so a slowly sent body counts too.
   std::chrono::milliseconds request_timeout = std::chrono::seconds(5);
   // At most this many handlers of kCompute routes run at once (1..1024); over HTTPS, the size of

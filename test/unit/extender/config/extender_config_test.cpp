@@ -30,8 +30,8 @@ TEST(ExtenderConfigTest, HeaderOnlyGivesEveryDefault) {
   EXPECT_EQ(config->server.host(), "127.0.0.1");
   EXPECT_EQ(config->server.port(), 10262);
   EXPECT_EQ(config->server.url_prefix, "/scheduler");
-  EXPECT_EQ(config->server.max_request_bytes, 4194304);
-  EXPECT_EQ(config->server.max_buffered_bytes, 16777216);
+  EXPECT_EQ(config->server.max_request_bytes, 1048576);
+  EXPECT_EQ(config->server.max_buffered_bytes, 4194304);
   EXPECT_TRUE(config->server.tls_cert_file.empty());
   EXPECT_EQ(config->parallelism, 0);
   EXPECT_EQ(config->bind_timeout, std::chrono::seconds(4));
