@@ -8,8 +8,8 @@
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
+#include <set>
 #include <thread>
-#include <unordered_set>
 
 #include "agent/devices/dlopen_nvml.hpp"
 #include "agent/devices/gpu_discovery.hpp"
@@ -21,6 +21,7 @@
 #include "agent/reporters/node_metric.hpp"
 #include "agent/reporters/node_topology.hpp"
 #include "agent/reporters/object_sync.hpp"
+#include "agent/reporters/problem_events.hpp"
 #include "agent/resourceexecutor/cgroup_paths.hpp"
 #include "agent/resourceexecutor/cgroup_resource_executor.hpp"
 #include "agent/runtimehooks/reconciler.hpp"
@@ -35,6 +36,8 @@
 #include "koord/http/server.hpp"
 #include "koord/k8s/client.hpp"
 #include "koord/k8s/config.hpp"
+#include "koord/k8s/errors.hpp"
+#include "koord/k8s/event_recorder.hpp"
 #include "koord/k8s/rest_client.hpp"
 #include "koord/k8s/shared_informer_factory.hpp"
 #include "koord/metrics/exposer.hpp"
@@ -102,10 +105,18 @@ class Backoff {
   Clock::TimePoint next_{};
 };
 
+// Whether the API server refused a write for its size (413, or etcd's "request is too large"):
+// the same write would be refused again.
+bool tooLarge(const Status& status) {
+  return (status.code() == StatusCode::kResourceExhausted && !k8s::isTooManyRequests(status)) ||
+         status.message().find("request is too large") != std::string::npos;
+}
+
 class Daemon {
  public:
   Daemon(const DaemonOptions& options, const log::Logger& logger, Host host, k8s::Client& client,
-         statesinformer::StatesInformer& states, metrics::MetricsRegistry& registry)
+         statesinformer::StatesInformer& states, metrics::MetricsRegistry& registry,
+         reporters::ProblemEvents::Sink events)
       : options_(options),
         logger_(logger),
         host_(std::move(host)),
@@ -113,7 +124,14 @@ class Daemon {
         states_(states),
         registry_(registry),
         naming_{host_.layout.driver, host_.layout.cgroup_root},
-        cache_(std::make_shared<metriccache::MetricCache>()) {}
+        cache_(std::make_shared<metriccache::MetricCache>(cache_config_)),
+        events_(std::move(events), logger) {
+    std::set<int> ids;
+    for (const system::CpuInfo& cpu : host_.cpus.cpus) {
+      ids.insert(cpu.id);
+    }
+    node_cpus_ = cpuset::CpuSet(std::move(ids));
+  }
 
   Status init() {
     advisor_ = std::make_unique<metricsadvisor::MetricsAdvisor>(
@@ -198,8 +216,9 @@ class Daemon {
           next_report = now + options_.report_interval;
         }
         if (now >= next_metric && metric_backoff_.ready(now)) {
-          reportNodeMetric(now);
-          next_metric = now + reporters::effectivePolicy(metricSpec()).report_interval;
+          const reporters::EffectiveCollectPolicy policy = metricPolicy();
+          reportNodeMetric(now, policy);
+          next_metric = now + policy.report_interval;  // at most a day: no overflow
         }
         if (options_.reconciler && (changed || now >= next_reconcile)) {
           reconcile();
@@ -287,9 +306,21 @@ class Daemon {
     return kib * 1024;
   }
 
-  api::slo::NodeMetricSpec metricSpec() const {
+  // The NodeMetric's collect policy, held to the agent's bounds; each correction is a Warning
+  // Event on the NodeMetric, once per distinct policy.
+  reporters::EffectiveCollectPolicy metricPolicy() {
     auto metric = states_.nodeMetric();
-    return metric ? metric->spec : api::slo::NodeMetricSpec{};
+    reporters::CollectPolicyLimits limits;
+    limits.retention = std::chrono::duration_cast<std::chrono::seconds>(
+        options_.collect_interval * static_cast<int64_t>(cache_config_.node_capacity));
+    reporters::EffectiveCollectPolicy policy =
+        reporters::effectivePolicy(metric ? metric->spec : api::slo::NodeMetricSpec{}, limits);
+    std::vector<reporters::ObjectProblem> problems;
+    if (metric) {
+      problems = reporters::collectPolicyProblems(*metric, policy);
+    }
+    events_.report("metric-collect-policy", problems);
+    return policy;
   }
 
   void count(const char* object, const Result<reporters::SyncOutcome>& outcome) {
@@ -337,7 +368,9 @@ class Daemon {
       logger_.warn("the Node is not in the cache yet", {{"node", options_.node_name}});
       return;
     }
-    auto nrt = reporters::buildNodeResourceTopology(topologyInputs(node));
+    std::vector<reporters::ObjectProblem> problems;
+    auto nrt = reporters::buildNodeResourceTopology(topologyInputs(node), &problems);
+    events_.report("cpuset", problems);
     shared_pool_ = poolCpus(nrt, api::kAnnotationNodeCPUSharedPools);
     be_pool_ = poolCpus(nrt, api::kAnnotationNodeBECPUSharedPools);
     auto topology = reporters::syncNodeResourceTopology(client_, nrt);
@@ -379,20 +412,36 @@ class Daemon {
     return out;
   }
 
-  void reportNodeMetric(Clock::TimePoint now) {
+  void reportNodeMetric(Clock::TimePoint now, const reporters::EffectiveCollectPolicy& policy) {
     auto node = states_.node();
     if (node == nullptr) {
       return;
     }
-    auto pods = states_.pods();
-    std::unordered_set<std::string> live;
-    for (const auto& pod : pods) {
-      live.insert(pod->metadata.uid);
+    auto status = reporters::buildNodeMetricStatus(*cache_, policy, states_.pods(),
+                                                   std::chrono::system_clock::now());
+    // A status over the budget is trimmed; one that cannot fit is not sent at all, and neither is
+    // retried with backoff: the next report builds a new one.
+    Result<reporters::StatusFit> fit = reporters::fitNodeMetricStatus(status);
+    if (!fit.ok()) {
+      count("NodeMetric", fit.status());
+      logger_.error("NodeMetric status not written", {{"error", fit.status()}});
+      return;
     }
-    auto status = reporters::buildNodeMetricStatus(
-        *cache_, reporters::effectivePolicy(metricSpec()), pods, std::chrono::system_clock::now());
+    if (fit->dropped_pods != dropped_pods_ || fit->dropped_aggregates) {
+      logger_.warn("NodeMetric status trimmed to its size budget",
+                   {{"budgetBytes", reporters::kMaxNodeMetricStatusBytes},
+                    {"bytes", fit->bytes},
+                    {"droppedPods", fit->dropped_pods},
+                    {"droppedAggregatedUsages", fit->dropped_aggregates}});
+      dropped_pods_ = fit->dropped_pods;
+    }
     auto outcome = reporters::syncNodeMetricStatus(client_, node->metadata, status);
     count("NodeMetric", outcome);
+    if (!outcome.ok() && tooLarge(outcome.status())) {
+      logger_.error("the API server refused the NodeMetric status as too large; not retried",
+                    {{"bytes", fit->bytes}, {"error", outcome.status()}});
+      return;
+    }
     if (!outcome.ok()) {
       logger_.warn("NodeMetric report failed; retrying with backoff",
                    {{"error", outcome.status()}});
@@ -408,6 +457,7 @@ class Daemon {
     inputs.pods = states_.pods();
     inputs.shared_pool = shared_pool_;
     inputs.be_pool = be_pool_;
+    inputs.node_cpus = node_cpus_;
     runtimehooks::ReconcileStats stats = reconciler_->reconcile(inputs);
     logger_.debug("reconciled pod cgroups",
                   {{"pods", stats.pods}, {"updates", stats.updates}, {"status", stats.status}});
@@ -421,7 +471,11 @@ class Daemon {
   metrics::MetricsRegistry& registry_;
   RealClock clock_;
   resourceexecutor::KubeletCgroupNaming naming_;
+  metriccache::MetricCacheConfig cache_config_;  // before cache_
   std::shared_ptr<metriccache::MetricCache> cache_;
+  reporters::ProblemEvents events_;  // loop thread only
+  cpuset::CpuSet node_cpus_;
+  size_t dropped_pods_ = 0;  // by the last NodeMetric report
   std::unique_ptr<metricsadvisor::MetricsAdvisor> advisor_;
   std::unique_ptr<resourceexecutor::CgroupResourceExecutor> executor_;
   std::unique_ptr<runtimehooks::Reconciler> reconciler_;
@@ -474,7 +528,18 @@ Status runDaemon(const DaemonOptions& options, const log::Logger& logger,
   KOORD_ASSIGN_OR_RETURN(auto states,
                          statesinformer::KubeStatesInformer::create(factory, options.node_name));
 
-  Daemon daemon(options, logger, std::move(host), client, *states, registry);
+  // Warning Events about what the agent found wrong in others' objects (a pod's cpuset, the
+  // NodeMetric's collect policy); the recorder aggregates and rate-limits them.
+  RealClock event_clock;
+  k8s::EventRecorderOptions event_options;
+  event_options.logger = logger;
+  k8s::EventRecorder recorder(client, "koord-agent", options.node_name, event_clock,
+                              std::move(event_options));
+  Daemon daemon(options, logger, std::move(host), client, *states, registry,
+                [&recorder](const api::core::ObjectReference& object, k8s::EventType type,
+                            std::string reason, std::string message) {
+                  recorder.event(object, type, std::move(reason), std::move(message));
+                });
   KOORD_RETURN_IF_ERROR(daemon.init());
 
   http::HttpServerOptions server_options;
@@ -503,6 +568,9 @@ Status runDaemon(const DaemonOptions& options, const log::Logger& logger,
   wait_for_stop();
   logger.info("stopping");
   daemon.stop();
+  if (Status flushed = recorder.shutdown(std::chrono::milliseconds(500)); !flushed.isOk()) {
+    logger.warn("some Events were not written", {{"error", flushed}});
+  }
   factory.shutdown();
   server->stop(kStopGrace);
   return Status::ok();

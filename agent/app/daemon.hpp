@@ -6,6 +6,10 @@
 // An API server that goes away stops only the reports: collection and reconciliation go on from
 // the informers' last state (the node is left as it was), and reports are retried with
 // exponential backoff (1 s doubling to 5 min).
+//
+// What the agent finds wrong in others' objects (a pod's resource-status cpuset, the NodeMetric's
+// collect policy) is corrected as node_topology.hpp and node_metric.hpp say and told as a Warning
+// Event on that object, once per problem (ProblemEvents over an EventRecorder).
 #pragma once
 
 #include <functional>

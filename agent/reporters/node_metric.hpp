@@ -18,24 +18,72 @@
 #include <vector>
 
 #include "agent/metriccache/metric_cache.hpp"
+#include "agent/reporters/problem_events.hpp"
 #include "koord/api/core/pod.hpp"
 #include "koord/api/slo/node_metric.hpp"
 
 namespace koord::agent::reporters {
 
-// The collect policy with koordlet's defaults and minimums applied.
-struct EffectiveCollectPolicy {
-  std::chrono::seconds aggregate_duration{300};  // at least 60 s
-  std::chrono::seconds report_interval{60};      // at least 30 s
-  std::vector<std::chrono::seconds> aggregate_durations;
-  std::vector<std::string> aggregate_duration_texts;  // as written in the spec
+// Bounds on a collect policy that koord-manager (or anyone who can write the NodeMetric) sets.
+// koordlet takes the values as written; an int64 near its maximum overflows the conversion to a
+// time point there (the report interval turns negative: a write every loop; the window start
+// turns into the future: an empty nodeUsage), so the agent holds every value to a range:
+// - reportIntervalSeconds in [30 s, 1 day];
+// - aggregateDurationSeconds in [60 s, the retention];
+// - nodeAggregatePolicy.durations: Go durations > 0, each at most the retention (longer ones are
+//   reported under the retention, e.g. "1h0m0s"), duplicates (after that) dropped, the first
+//   kMaxAggregateDurations distinct ones kept.
+// The retention is what the metric cache's node series hold (3,600 samples at the collect
+// interval: 1 h by default); a longer window could never be filled.
+inline constexpr std::chrono::seconds kMinReportInterval{30};
+inline constexpr std::chrono::seconds kMaxReportInterval{24 * 3600};
+inline constexpr std::chrono::seconds kMinAggregateDuration{60};
+inline constexpr size_t kMaxAggregateDurations = 8;
+// The status the agent writes stays under this many bytes of JSON (etcd refuses requests over
+// 1.5 MiB; the spec and metadata travel with the status): see fitNodeMetricStatus.
+inline constexpr size_t kMaxNodeMetricStatusBytes = 512 * 1024;
+
+struct CollectPolicyLimits {
+  std::chrono::seconds retention{3600};  // at least kMinAggregateDuration is used
 };
 
-// Reads spec.metricCollectPolicy (absent: the defaults); unparsable durations are skipped.
-[[nodiscard]] EffectiveCollectPolicy effectivePolicy(const api::slo::NodeMetricSpec& spec);
+// The collect policy with koordlet's defaults and the bounds above applied.
+struct EffectiveCollectPolicy {
+  std::chrono::seconds aggregate_duration{300};  // [60 s, retention]
+  std::chrono::seconds report_interval{60};      // [30 s, 1 day]
+  std::vector<std::chrono::seconds> aggregate_durations;
+  std::vector<std::string> aggregate_duration_texts;  // as written in the spec (or the retention)
+  // One line per field that was not used as written: the field, the value and what was used
+  // instead ("spec.metricCollectPolicy.reportIntervalSeconds: 9223372036854775807 is above the
+  // maximum of 86400; used 86400"); at most about 1 KiB each.
+  std::vector<std::string> corrections;
+};
+
+// Reads spec.metricCollectPolicy (absent: the defaults). Never fails: a bad value is replaced and
+// named in `corrections`.
+[[nodiscard]] EffectiveCollectPolicy effectivePolicy(const api::slo::NodeMetricSpec& spec,
+                                                     const CollectPolicyLimits& limits = {});
+
+// The policy's corrections as problems on `metric` (reason InvalidMetricCollectPolicy), one each.
+[[nodiscard]] std::vector<ObjectProblem> collectPolicyProblems(
+    const api::slo::NodeMetric& metric, const EffectiveCollectPolicy& policy);
 
 [[nodiscard]] api::slo::NodeMetricStatus buildNodeMetricStatus(
     const metriccache::MetricCache& cache, const EffectiveCollectPolicy& policy,
     const std::vector<std::shared_ptr<const api::core::Pod>>& pods, metriccache::TimePoint now);
+
+// What fitNodeMetricStatus left out.
+struct StatusFit {
+  size_t bytes = 0;                 // the JSON size of the status as it is now
+  size_t dropped_pods = 0;          // podsMetric entries left out
+  bool dropped_aggregates = false;  // aggregatedNodeUsages and aggregatedSystemUsages left out
+};
+
+// Keeps `status` under `budget` bytes of JSON: podsMetric entries are left out first, those of
+// the lowest priority class first (koord-free, koord-batch, koord-mid, koord-prod; the last listed
+// first within a class), then the aggregated usages. kResourceExhausted (nothing should be
+// written) when even that does not fit; a status that never fits is not worth retrying.
+[[nodiscard]] Result<StatusFit> fitNodeMetricStatus(api::slo::NodeMetricStatus& status,
+                                                    size_t budget = kMaxNodeMetricStatusBytes);
 
 }  // namespace koord::agent::reporters

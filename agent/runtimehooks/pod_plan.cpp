@@ -117,16 +117,26 @@ struct Planner {
             plan.problems.push_back(who + ": " + parsed.status().message());
             return;
           }
-          cpus = *parsed;
-          reason = std::string(api::toString(qos)) + " pod: cpuset from resource-status";
+          const cpuset::CpuSet on_node =
+              in.node_cpus.empty() ? *parsed : parsed->intersection(in.node_cpus);
+          if (on_node.empty()) {
+            plan.problems.push_back(who + ": resource-status cpuset '" + status->cpuset +
+                                    "' names no CPU of this node (" + in.node_cpus.toString() +
+                                    "); its cpuset is left alone");
+          } else {
+            cpus = on_node;
+            reason = std::string(api::toString(qos)) + " pod: cpuset from resource-status";
+          }
         }
       }
-    } else if (qos == api::QoSClass::kLS && in.shared_pool.size() > 0) {
-      cpus = in.shared_pool;
-      reason = "LS pod: the shared pool";
-    } else if (qos == api::QoSClass::kBE && in.be_pool.size() > 0) {
-      cpus = in.be_pool;
-      reason = "BE pod: the BE shared pool";
+    } else if (qos == api::QoSClass::kLS || qos == api::QoSClass::kBE) {
+      const bool ls = qos == api::QoSClass::kLS;
+      const cpuset::CpuSet& pool = ls ? in.shared_pool : in.be_pool;
+      const cpuset::CpuSet on_node = in.node_cpus.empty() ? pool : pool.intersection(in.node_cpus);
+      if (!on_node.empty()) {
+        cpus = on_node;
+        reason = ls ? "LS pod: the shared pool" : "BE pod: the BE shared pool";
+      }
     }
     const bool pinned = (qos == api::QoSClass::kLSE || qos == api::QoSClass::kLSR) && cpus;
     if (pinned) {
@@ -164,7 +174,7 @@ struct Planner {
         plan.problems.push_back(who + ": " + dir.status().message());
         continue;
       }
-      if (cpus) {
+      if (cpus && !cpus->empty()) {
         add(CgroupResource::CpusetCpus, *dir, cpus->toString(), reason, false);
       }
       if (pinned) {

@@ -6,13 +6,16 @@
 // started yet are skipped), by Koordinator QoS class (the koordinator.sh/qosClass label; without
 // it, Koordinator's default for the Kubernetes QoS class: Guaranteed LSR, Burstable LS, BestEffort
 // BE; an unlabelled Guaranteed pod has no resource-status, so its cpuset stays the kubelet's):
-// - LSE and LSR: cpuset.cpus = scheduling.koordinator.sh/resource-status's cpuset, and the CFS
-//   quota unset (-1) on the container and the pod, since the cpuset bounds them;
+// - LSE and LSR: cpuset.cpus = scheduling.koordinator.sh/resource-status's cpuset restricted to
+//   the node's CPUs (node_cpus; CPUs the node does not have are ignored, and a cpuset with none of
+//   its CPUs is a problem: the pod's cpuset and quota are left alone), and the CFS quota unset
+//   (-1) on the container and the pod, since the cpuset bounds them;
 // - LS: cpuset.cpus = the node's shared pool;
 // - BE: cpuset.cpus = the BE shared pool; cpu.shares from the kubernetes.io/batch-cpu request
 //   (milli-cores × 1024 / 1000, at least 2), CFS quota from the batch-cpu limit (milli-cores ×
 //   period / 1000; -1 without a limit), memory limit from the kubernetes.io/batch-memory limit
 //   (-1 without one); the pod's cgroup gets the sums (-1 when any container is unlimited).
+// An empty cpuset.cpus is never written: an empty pool leaves the cpusets alone.
 // SYSTEM pods and pods in a terminal phase are left alone. A pod whose cgroup path cannot be
 // built (an unknown QoS class, a malformed container ID) is skipped and named in `problems`.
 #pragma once
@@ -33,6 +36,7 @@ struct PodPlanInputs {
   std::vector<std::shared_ptr<const api::core::Pod>> pods;
   cpuset::CpuSet shared_pool;  // LS containers; empty: leave LS cpusets alone
   cpuset::CpuSet be_pool;      // BE containers; empty: leave BE cpusets alone
+  cpuset::CpuSet node_cpus;    // the node's online CPUs; empty: not known, cpusets not checked
   int64_t cfs_period_us = 100000;
 };
 

@@ -137,5 +137,112 @@ TEST(NodeTopology, TopologyPolicyFollowsTheKubelet) {
             std::vector<std::string>{"RestrictedPodLevel"});
 }
 
+// A 2-CPU node: one socket, one NUMA node, one core with two threads.
+NodeTopologyInputs twoCpuNode() {
+  NodeTopologyInputs in = inputs();
+  in.cpus = system::CpuTopology{};
+  in.cpus.cpus = {{0, 0, 0, 0}, {1, 0, 0, 0}};
+  in.cpus.sockets = 1;
+  in.cpus.numa_nodes = 1;
+  in.cpus.cores = 1;
+  in.cpus.threads_per_core = 2;
+  in.memory = {{0, 4LL << 30, 2LL << 30}};
+  return in;
+}
+
+std::shared_ptr<const api::core::Pod> createdAt(std::shared_ptr<const api::core::Pod> pod,
+                                                const std::string& time) {
+  auto out = std::make_shared<api::core::Pod>(*pod);
+  out->metadata.creationTimestamp = time;
+  return out;
+}
+
+// issue 31: a resource-status cpuset "0-8191" on a 2-CPU node emptied the node's shared pool.
+TEST(NodeTopology, HostileCpusetIsCutToTheNodeAndLeavesThePoolACpu) {
+  NodeTopologyInputs in = twoCpuNode();
+  in.pods = {pod("hostile", "LSR", "0-8191"), pod("web", "LS", "")};
+  std::vector<ObjectProblem> problems;
+  auto nrt = buildNodeResourceTopology(in, &problems);
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeCPUSharedPools),
+            R"([{"cpuset":"0","node":0,"socket":0}])");
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeBECPUSharedPools),
+            R"([{"cpuset":"0-1","node":0,"socket":0}])");
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeCPUAllocs),
+            R"([{"cpuset":"0-1","name":"hostile","namespace":"default","uid":"uid-hostile"}])");
+  ASSERT_EQ(problems.size(), 1U);
+  EXPECT_EQ(problems[0].object.kind, "Pod");
+  EXPECT_EQ(problems[0].object.apiVersion, "v1");
+  EXPECT_EQ(problems[0].object.namespace_, "default");
+  EXPECT_EQ(problems[0].object.name, "hostile");
+  EXPECT_EQ(problems[0].object.uid, "uid-hostile");
+  EXPECT_EQ(problems[0].reason, "InvalidCPUSet");
+  EXPECT_EQ(problems[0].message,
+            "scheduling.koordinator.sh/resource-status cpuset \"0-8191\": CPUs 2-8191 do not "
+            "exist on this node (it has 0-1) and are ignored; its cpuset would take the last CPUs "
+            "of the shared pool: CPU 0 stays in the pool, which keeps at least 1 CPU; the pod "
+            "shares it with LS pods");
+}
+
+TEST(NodeTopology, HostileLseCpusetLeavesBothPoolsACpu) {
+  NodeTopologyInputs in = twoCpuNode();
+  in.pods = {pod("hostile", "LSE", "0-8191")};
+  auto nrt = buildNodeResourceTopology(in);
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeCPUSharedPools),
+            R"([{"cpuset":"0","node":0,"socket":0}])");
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeBECPUSharedPools),
+            R"([{"cpuset":"0","node":0,"socket":0}])");
+}
+
+TEST(NodeTopology, CpusetWithNoCpuOfTheNodeClaimsNothing) {
+  NodeTopologyInputs in = twoCpuNode();
+  in.pods = {pod("elsewhere", "LSR", "4096-8191")};
+  std::vector<ObjectProblem> problems;
+  auto nrt = buildNodeResourceTopology(in, &problems);
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeCPUSharedPools),
+            R"([{"cpuset":"0-1","node":0,"socket":0}])");
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeCPUAllocs), "[]");
+  ASSERT_EQ(problems.size(), 1U);
+  EXPECT_EQ(problems[0].message,
+            "scheduling.koordinator.sh/resource-status cpuset \"4096-8191\": none of its CPUs "
+            "exist on this node (it has 0-1); the pod gets no exclusive CPUs");
+}
+
+TEST(NodeTopology, TheNewestClaimLeavesThePoolItsLastCpu) {
+  NodeTopologyInputs in = inputs();  // CPUs 0-7
+  in.pods = {createdAt(pod("newer", "LSR", "4-7"), "2026-01-02T00:00:00Z"),
+             createdAt(pod("older", "LSE", "0-3"), "2026-01-01T00:00:00Z")};
+  std::vector<ObjectProblem> problems;
+  auto nrt = buildNodeResourceTopology(in, &problems);
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeCPUSharedPools),
+            R"([{"cpuset":"4","node":1,"socket":1}])");
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeBECPUSharedPools),
+            R"([{"cpuset":"4-7","node":1,"socket":1}])");
+  ASSERT_EQ(problems.size(), 1U);
+  EXPECT_EQ(problems[0].object.name, "newer");
+  EXPECT_EQ(problems[0].message,
+            "scheduling.koordinator.sh/resource-status cpuset \"4-7\": its cpuset would take the "
+            "last CPUs of the shared pool: CPU 4 stays in the pool, which keeps at least 1 CPU; "
+            "the pod shares it with LS pods");
+}
+
+TEST(NodeTopology, ReservedCpusBeyondTheNodeAreIgnoredAndLeaveThePoolACpu) {
+  NodeTopologyInputs in = twoCpuNode();
+  auto node = std::make_shared<api::core::Node>(*in.node);
+  node->metadata.annotations[std::string(api::kAnnotationNodeReservation)] =
+      R"({"reservedCPUs":"0-8191"})";
+  in.node = node;
+  std::vector<ObjectProblem> problems;
+  auto nrt = buildNodeResourceTopology(in, &problems);
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeCPUSharedPools),
+            R"([{"cpuset":"0","node":0,"socket":0}])");
+  ASSERT_EQ(problems.size(), 1U);
+  EXPECT_EQ(problems[0].object.kind, "Node");
+  EXPECT_EQ(problems[0].object.name, "node-a");
+  EXPECT_EQ(problems[0].message,
+            "reserved CPUs 2-8191 do not exist on this node (it has 0-1) and are ignored; the "
+            "reserved and kubelet-pinned CPUs would take the last CPUs of the shared pool: CPU 0 "
+            "stays in the pool, which keeps at least 1 CPU");
+}
+
 }  // namespace
 }  // namespace koord::agent::reporters

@@ -179,5 +179,46 @@ TEST(PodPlan, ContainersThatHaveNotStartedAreSkipped) {
   EXPECT_EQ(lines[1], "cpu.cfs_quota_us kubepods/besteffort/pod1234-be 50000");
 }
 
+// issue 31: a resource-status cpuset "0-8191" on a 2-CPU node: the LSR pod gets the node's CPUs
+// it names, never CPUs the node does not have.
+TEST(PodPlan, PinnedCpusetIsCutToTheNodesCpus) {
+  PodPlanInputs in = inputsFor({
+      {"hostile", "LSR", "Guaranteed", R"({"cpuset":"0-8191"})", {{"app", "", "", ""}}},
+      {"elsewhere", "LSE", "Guaranteed", R"({"cpuset":"4096-8191"})", {{"app", "", "", ""}}},
+      {"web", "LS", "Burstable", "", {{"app", "", "", ""}}},
+  });
+  in.node_cpus = cpuset::CpuSet::range(0, 1);
+  in.shared_pool = cpuset::CpuSet::range(0, 0);
+  in.be_pool = cpuset::CpuSet::range(0, 1);
+  auto plan = planPodResources(in);
+  EXPECT_EQ(render(plan), (std::vector<std::string>{
+                              "cpu.cfs_quota_us kubepods/pod1234-hostile -1",
+                              "cpuset.cpus kubepods/pod1234-hostile/hostileapp 0-1",
+                              "cpu.cfs_quota_us kubepods/pod1234-hostile/hostileapp -1",
+                              "cpu.cfs_quota_us kubepods/pod1234-hostile -1",
+                              "cpuset.cpus kubepods/burstable/pod1234-web/webapp 0",
+                          }));
+  ASSERT_EQ(plan.problems.size(), 1U);
+  EXPECT_EQ(plan.problems[0],
+            "default/elsewhere: resource-status cpuset '4096-8191' names no CPU of this node "
+            "(0-1); its cpuset is left alone");
+}
+
+TEST(PodPlan, NeverWritesAnEmptyCpuset) {
+  PodPlanInputs in =
+      inputsFor({{"web", "LS", "Burstable", "", {{"app", "", "", ""}}},
+                 {"be", "BE", "BestEffort", "", {{"app", "", "", ""}}},
+                 {"lsr", "LSR", "Guaranteed", R"({"cpuset":""})", {{"app", "", "", ""}}}});
+  // Pools of CPUs the node does not have are as good as empty.
+  in.node_cpus = cpuset::CpuSet::range(0, 1);
+  in.shared_pool = cpuset::CpuSet::range(8, 9);
+  in.be_pool = cpuset::CpuSet();
+  for (const auto& update : planPodResources(in).updates) {
+    if (update.resource == CgroupResource::CpusetCpus) {
+      ADD_FAILURE() << "cpuset.cpus written: '" << update.value << "' in " << update.dir;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace koord::agent::runtimehooks
