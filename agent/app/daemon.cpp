@@ -545,6 +545,10 @@ Status runDaemon(const DaemonOptions& options, const log::Logger& logger,
   http::HttpServerOptions server_options;
   server_options.address = options.listen_host;
   server_options.port = options.listen_port;
+  // Every route is GET (no body is read); the caps only bound what a misbehaving client can make
+  // the agent hold (docs/security.md).
+  server_options.max_body_bytes = std::size_t{64} << 10;
+  server_options.max_buffered_bytes = std::size_t{256} << 10;
   server_options.logger = logger;
   KOORD_ASSIGN_OR_RETURN(std::unique_ptr<http::HttpServer> server,
                          http::HttpServer::create(server_options));

@@ -15,6 +15,8 @@
 #     starts, and podsMetric reports the BE pod at about half a core.
 #  D. an API server that goes away (koord-agent pointed at a dead one after the first reports)
 #     leaves the node's cgroups as they were, and koord-agent keeps serving /healthz.
+#  E. hostile clients on the node: bodies sent to GET /healthz are refused unread, and floods of
+#     idle or half-sent connections do not lock out /healthz (run before B-D).
 # Usage: agent_e2e_test.sh KOORD_AGENT_BINARY STAND_IN_NVML_LIBRARY
 #        (env: KOORD_TEST_CLUSTER_DIR, KOORD_SOURCE_DIR)
 set -euo pipefail
@@ -178,6 +180,22 @@ done
   || fail "A: NVML stays loaded ($((5 - unmapped)) of 5 samples mapped it)"
 curl -sf "http://127.0.0.1:$port/metrics" | grep -q 'koord_agent_reports_total{object="NodeResourceTopology"' \
   && pass "A: /metrics counts reports" || fail "A: /metrics has no koord_agent_reports_total"
+
+# E. hostile clients on the node (koord-agent serves in the host network, so any process there can
+#    reach it): forty connections each declaring 4 MiB to GET /healthz and stalling are refused
+#    unread, and 520 idle plus 100 half-sent connections do not lock out the liveness probe.
+hostile="$KOORD_SOURCE_DIR/test/e2e/lib/hostile_http.py"
+out="$(python3 "$hostile" bodies "$port" GET /healthz --connections 40 --bytes 4194304 --stall 3 --pid "$agent_pid")"
+before="$(sed -n 's/^rss_before_kib=//p' <<<"$out")"; peak="$(sed -n 's/^rss_peak_kib=//p' <<<"$out")"
+[ "$(sed -n 's/^statuses=//p' <<<"$out")" = "413:40" ] && [ "$peak" -le $((before + 4096)) ] &&
+  pass "E: forty 4 MiB bodies to GET /healthz refused unread (resident $((before / 1024)) -> $((peak / 1024)) MiB at peak)" ||
+  fail "E: bodies to GET /healthz: $(tr '\n' ' ' <<<"$out")"
+out="$(python3 "$hostile" flood "$port" /healthz --idle 520 --slow 100 --probes 20)"
+[ "$(sed -n 's/^probes_ok=//p' <<<"$out")" = 20 ] &&
+  pass "E: /healthz answered 20 of 20 probes with 620 idle and stalled connections open" ||
+  fail "E: flood: $(tr '\n' ' ' <<<"$out")"
+[ "$(curl -s -o /dev/null -w '%{http_code}' -I "http://127.0.0.1:$port/healthz")" = 200 ] &&
+  pass "E: HEAD /healthz answers 200" || fail "E: HEAD /healthz"
 
 if $reconcile_checks; then
   # B. the reconciler's batch-cpu limit, enforced by the kernel
