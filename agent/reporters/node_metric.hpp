@@ -41,7 +41,7 @@ inline constexpr std::chrono::seconds kMinAggregateDuration{60};
 inline constexpr size_t kMaxAggregateDurations = 8;
 // The status the agent writes stays under this many bytes of JSON (etcd refuses requests over
 // 1.5 MiB; the spec and metadata travel with the status): see fitNodeMetricStatus.
-inline constexpr size_t kMaxNodeMetricStatusBytes = 512 * 1024;
+inline constexpr size_t kMaxNodeMetricStatusBytes = size_t{512} * 1024;
 
 struct CollectPolicyLimits {
   std::chrono::seconds retention{3600};  // at least kMinAggregateDuration is used

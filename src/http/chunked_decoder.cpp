@@ -8,7 +8,7 @@ namespace koord::http::detail {
 namespace {
 
 constexpr std::size_t kMaxSizeLineBytes = 4096;
-constexpr std::size_t kMaxTrailerBytes = 64 * 1024;
+constexpr std::size_t kMaxTrailerBytes = std::size_t{64} * 1024;
 
 }  // namespace
 

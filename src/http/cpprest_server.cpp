@@ -52,7 +52,7 @@ using web::http::http_request;
 using web::http::http_response;
 using web::http::experimental::listener::http_listener;
 
-constexpr std::size_t kReadChunkBytes = 64 * 1024;
+constexpr std::size_t kReadChunkBytes = std::size_t{64} * 1024;
 constexpr int kPortAttempts = 8;
 constexpr std::chrono::seconds kDrainOnDestruction(5);
 // How much of a body beyond max_body_bytes is read and dropped before the connection is cut.
