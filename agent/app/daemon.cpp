@@ -16,6 +16,10 @@
 #include "agent/metriccache/metric_cache.hpp"
 #include "agent/metricsadvisor/cgroup_reader.hpp"
 #include "agent/metricsadvisor/metrics_advisor.hpp"
+#include "agent/qosmanager/framework/evictor.hpp"
+#include "agent/qosmanager/framework/scheduler.hpp"
+#include "agent/qosmanager/strategies/builtin.hpp"
+#include "agent/qosmanager/strategies/runtime_reconcile/runtime_reconcile.hpp"
 #include "agent/reporters/device_report.hpp"
 #include "agent/reporters/kubelet_state.hpp"
 #include "agent/reporters/node_metric.hpp"
@@ -24,7 +28,6 @@
 #include "agent/reporters/problem_events.hpp"
 #include "agent/resourceexecutor/cgroup_paths.hpp"
 #include "agent/resourceexecutor/cgroup_resource_executor.hpp"
-#include "agent/runtimehooks/reconciler.hpp"
 #include "agent/statesinformer/kube_states_informer.hpp"
 #include "agent/system/cgroup_layout.hpp"
 #include "agent/system/cpu_topology.hpp"
@@ -125,12 +128,13 @@ class Daemon {
         registry_(registry),
         naming_{host_.layout.driver, host_.layout.cgroup_root},
         cache_(std::make_shared<metriccache::MetricCache>(cache_config_)),
+        event_sink_(events),
         events_(std::move(events), logger) {
     std::set<int> ids;
     for (const system::CpuInfo& cpu : host_.cpus.cpus) {
       ids.insert(cpu.id);
     }
-    node_cpus_ = cpuset::CpuSet(std::move(ids));
+    cpus_.online = cpuset::CpuSet(std::move(ids));
   }
 
   Status init() {
@@ -144,7 +148,21 @@ class Daemon {
         executor_, resourceexecutor::CgroupResourceExecutor::create(
                        resourceexecutor::newCgroupWriter(host_.layout.version, options_.paths),
                        clock_, std::move(executor_options), &logger_, &registry_));
-    reconciler_ = std::make_unique<runtimehooks::Reconciler>(*executor_, logger_);
+    // The QoS strategies (for now the runtime reconciler alone) and the evictor they may use.
+    KOORD_ASSIGN_OR_RETURN(evictor_, qosmanager::framework::Evictor::create(
+                                         client_, clock_, event_sink_, {}, logger_, &registry_));
+    qosmanager::strategies::StrategyArgs strategy_args;
+    strategy_args.reconcile_interval = std::max(options_.reconcile_interval, Millis(1));
+    strategy_args.logger = logger_;
+    qosmanager::framework::SchedulerOptions scheduler_options;
+    scheduler_options.logger = logger_;
+    if (!options_.reconciler) {
+      scheduler_options.disabled.insert(
+          std::string(qosmanager::strategies::runtime_reconcile::RuntimeReconcile::kName));
+    }
+    KOORD_ASSIGN_OR_RETURN(scheduler_, qosmanager::framework::Scheduler::create(
+                                           qosmanager::strategies::builtinStrategies(strategy_args),
+                                           clock_, std::move(scheduler_options), &registry_));
     KOORD_ASSIGN_OR_RETURN(
         auto reports,
         registry_.counterFamily("koord_agent_reports_total", "Reports written to the API server.",
@@ -195,13 +213,15 @@ class Daemon {
   void wake() { cv_.notify_all(); }
 
   // Collects on its own cadence; a change of the node's pods or Node (once the caches have
-  // synced) wakes the loop early for the reports and the reconciler only, so pod churn neither
-  // adds collection cycles nor, before the first sync, keeps the loop from sleeping.
+  // synced) wakes the loop early for the reports and the QoS strategies only, so pod churn neither
+  // adds collection cycles nor, before the first sync, keeps the loop from sleeping. The QoS
+  // strategies (the runtime reconciler among them) run once the caches have synced, each on its
+  // own interval, through the scheduler.
   void loop() {
     Clock::TimePoint next_collect{};
     Clock::TimePoint next_report{};
     Clock::TimePoint next_metric{};
-    Clock::TimePoint next_reconcile{};
+    Clock::TimePoint next_strategy = Clock::TimePoint::max();
     while (true) {
       const Clock::TimePoint now = clock_.now();
       if (now >= next_collect) {
@@ -220,13 +240,13 @@ class Daemon {
           reportNodeMetric(now, policy);
           next_metric = now + policy.report_interval;  // at most a day: no overflow
         }
-        if (options_.reconciler && (changed || now >= next_reconcile)) {
-          reconcile();
-          next_reconcile = now + options_.reconcile_interval;
-        }
+        next_strategy = runStrategies(changed);
+      } else {
+        next_strategy = Clock::TimePoint::max();
       }
       std::unique_lock lock(mu_);
-      const auto wait = std::max(next_collect - clock_.now(), Clock::Duration::zero());
+      const auto wait =
+          std::max(std::min(next_collect, next_strategy) - clock_.now(), Clock::Duration::zero());
       if (cv_.wait_for(lock, wait,
                        [this] { return stopping_ || (dirty_.load() && states_.hasSynced()); }) &&
           stopping_) {
@@ -371,8 +391,8 @@ class Daemon {
     std::vector<reporters::ObjectProblem> problems;
     auto nrt = reporters::buildNodeResourceTopology(topologyInputs(node), &problems);
     events_.report("cpuset", problems);
-    shared_pool_ = poolCpus(nrt, api::kAnnotationNodeCPUSharedPools);
-    be_pool_ = poolCpus(nrt, api::kAnnotationNodeBECPUSharedPools);
+    cpus_.shared_pool = poolCpus(nrt, api::kAnnotationNodeCPUSharedPools);
+    cpus_.be_pool = poolCpus(nrt, api::kAnnotationNodeBECPUSharedPools);
     auto topology = reporters::syncNodeResourceTopology(client_, nrt);
     count("NodeResourceTopology", topology);
     Result<reporters::SyncOutcome> device = reporters::SyncOutcome::Unchanged;
@@ -451,16 +471,12 @@ class Daemon {
     metric_backoff_.succeeded();
   }
 
-  void reconcile() {
-    runtimehooks::PodPlanInputs inputs;
-    inputs.naming = naming_;
-    inputs.pods = states_.pods();
-    inputs.shared_pool = shared_pool_;
-    inputs.be_pool = be_pool_;
-    inputs.node_cpus = node_cpus_;
-    runtimehooks::ReconcileStats stats = reconciler_->reconcile(inputs);
-    logger_.debug("reconciled pod cgroups",
-                  {{"pods", stats.pods}, {"updates", stats.updates}, {"status", stats.status}});
+  // Runs the QoS strategies that are due; returns when the next one is.
+  Clock::TimePoint runStrategies(bool state_changed) {
+    const qosmanager::framework::MetricWindows windows(*cache_, std::chrono::system_clock::now());
+    const qosmanager::framework::StrategyContext context{states_, windows, *executor_, *evictor_,
+                                                         naming_, cpus_,   clock_};
+    return scheduler_->runDue(context, state_changed).next_due;
   }
 
   const DaemonOptions& options_;
@@ -473,17 +489,17 @@ class Daemon {
   resourceexecutor::KubeletCgroupNaming naming_;
   metriccache::MetricCacheConfig cache_config_;  // before cache_
   std::shared_ptr<metriccache::MetricCache> cache_;
-  reporters::ProblemEvents events_;  // loop thread only
-  cpuset::CpuSet node_cpus_;
-  size_t dropped_pods_ = 0;  // by the last NodeMetric report
+  reporters::ProblemEvents::Sink event_sink_;  // before events_
+  reporters::ProblemEvents events_;            // loop thread only
+  qosmanager::framework::NodeCpus cpus_;       // loop thread only
+  size_t dropped_pods_ = 0;                    // by the last NodeMetric report
   std::unique_ptr<metricsadvisor::MetricsAdvisor> advisor_;
   std::unique_ptr<resourceexecutor::CgroupResourceExecutor> executor_;
-  std::unique_ptr<runtimehooks::Reconciler> reconciler_;
+  std::unique_ptr<qosmanager::framework::Evictor> evictor_;
+  std::unique_ptr<qosmanager::framework::Scheduler> scheduler_;
   metrics::CounterFamily reports_;
   metrics::Histogram collect_seconds_;
   metrics::Gauge rss_bytes_;
-  cpuset::CpuSet shared_pool_;
-  cpuset::CpuSet be_pool_;
   Backoff topology_backoff_;
   Backoff metric_backoff_;
   std::atomic<bool> dirty_{true};

@@ -1,6 +1,7 @@
 // The koord-agent daemon: discovery once at start, then one loop that collects metrics every
 // collect_interval, reports NodeResourceTopology / Device when due or changed, NodeMetric every
-// reportIntervalSeconds of its collect policy, and reconciles the pods' cgroups; /healthz and
+// reportIntervalSeconds of its collect policy, and runs the QoS strategies (qosmanager/: for now
+// the runtime reconciler, which keeps the pods' cgroups) each on its own interval; /healthz and
 // /metrics on listen_host:listen_port.
 //
 // An API server that goes away stops only the reports: collection and reconciliation go on from

@@ -31,9 +31,6 @@ ReconcileStats Reconciler::reconcile(const PodPlanInputs& inputs) {
   }
   pod_dirs_ = std::move(pod_dirs);
   stats.status = executor_.updateBatch(std::move(plan.updates));
-  if (!stats.status.isOk()) {
-    logger_.warn("some cgroup settings were not applied", {{"error", stats.status}});
-  }
   return stats;
 }
 

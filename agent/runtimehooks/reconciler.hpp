@@ -3,8 +3,9 @@
 // ResourceExecutor, which writes only what changed. Pods that left the node are forgotten by the
 // executor's cache, so a pod re-created with the same UID is written again.
 //
-// Called by the daemon on an interval and when the node's pods change; tests call reconcile()
-// directly. Thread-compatible: one caller at a time.
+// Run by the QoS strategy scheduler as the RuntimeReconcile strategy
+// (qosmanager/strategies/runtime_reconcile/), on an interval and when the node's pods change;
+// tests call reconcile() directly. Thread-compatible: one caller at a time.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +22,7 @@ struct ReconcileStats {
   int64_t pods = 0;      // pods planned
   int64_t updates = 0;   // updates handed to the executor
   int64_t problems = 0;  // pods or containers skipped (logged)
-  Status status;         // the executor's batch result
+  Status status;         // the executor's batch result (logged by the caller)
 };
 
 class Reconciler {

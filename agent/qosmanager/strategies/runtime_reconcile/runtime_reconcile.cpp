@@ -1,0 +1,22 @@
+#include "agent/qosmanager/strategies/runtime_reconcile/runtime_reconcile.hpp"
+
+namespace koord::agent::qosmanager::strategies::runtime_reconcile {
+
+Status RuntimeReconcile::run(const framework::StrategyContext& context) {
+  if (reconciler_ == nullptr || executor_ != &context.executor) {
+    reconciler_ = std::make_unique<runtimehooks::Reconciler>(context.executor, logger_);
+    executor_ = &context.executor;
+  }
+  runtimehooks::PodPlanInputs inputs;
+  inputs.naming = context.naming;
+  inputs.pods = context.states.pods();
+  inputs.shared_pool = context.cpus.shared_pool;
+  inputs.be_pool = context.cpus.be_pool;
+  inputs.node_cpus = context.cpus.online;
+  runtimehooks::ReconcileStats stats = reconciler_->reconcile(inputs);
+  logger_.debug("reconciled pod cgroups",
+                {{"pods", stats.pods}, {"updates", stats.updates}, {"status", stats.status}});
+  return stats.status;
+}
+
+}  // namespace koord::agent::qosmanager::strategies::runtime_reconcile
