@@ -224,6 +224,7 @@ std::vector<PluginConfiguration> defaultPlugins() {
   return {{"NodeReservation", 1, nullptr},
           {"PriorityQoS", 1, nullptr},
           {"BatchResources", 1, nullptr},
+          {"DeviceResources", 1, nullptr},
           {"Reservation", 1, nullptr}};
 }
 

@@ -93,7 +93,8 @@ struct KoordExtenderConfiguration {
   std::vector<PluginConfiguration> plugins;  // defaultPlugins() when the file has no `plugins`
 };
 
-// NodeReservation, PriorityQoS, BatchResources and Reservation, weight 1, default args.
+// NodeReservation, PriorityQoS, BatchResources, DeviceResources and Reservation, weight 1, default
+// args.
 [[nodiscard]] std::vector<PluginConfiguration> defaultPlugins();
 
 // The configuration with every default (what an empty file would give).

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "extender/plugins/batch_resources/batch_resources.hpp"
+#include "extender/plugins/device_resources/device_resources.hpp"
 #include "extender/plugins/node_reservation/node_reservation.hpp"
 #include "extender/plugins/priority_qos/priority_qos.hpp"
 #include "extender/plugins/reservation/reservation_plugin.hpp"
@@ -15,6 +16,7 @@ framework::Registry builtinPlugins() {
   (void)registry.add(std::string(node_reservation::kName), node_reservation::create);
   (void)registry.add(std::string(priority_qos::kName), priority_qos::create);
   (void)registry.add(std::string(batch_resources::kName), batch_resources::create);
+  (void)registry.add(std::string(device_resources::kName), device_resources::create);
   (void)registry.add(std::string(reservation::kName), reservation::create);
   return registry;
 }

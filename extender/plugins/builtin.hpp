@@ -1,5 +1,6 @@
 // The built-in koord-extender plugins, listed in one place (no self-registration):
-// NodeReservation, PriorityQoS, BatchResources. docs/extender-plugins.md describes each.
+// NodeReservation, PriorityQoS, BatchResources, DeviceResources, Reservation.
+// docs/extender-plugins.md describes each.
 #pragma once
 
 #include "extender/framework/registry.hpp"

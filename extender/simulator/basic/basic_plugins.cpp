@@ -4,6 +4,7 @@
 
 #include "extender/plugins/batch_resources/batch_resources.hpp"
 #include "extender/plugins/builtin.hpp"
+#include "extender/plugins/device_resources/device_resources.hpp"
 #include "extender/plugins/node_reservation/node_reservation.hpp"
 #include "extender/plugins/priority_qos/priority_qos.hpp"
 #include "extender/plugins/reservation/reservation_plugin.hpp"
@@ -44,10 +45,16 @@ std::vector<framework::PluginConfig> basicPluginConfigs() {
   add(kNodeNameName, nullptr);
   add(kTaintTolerationName, nullptr);
   add(kNodeAffinityName, nullptr);
+  // What the shipped scheduler configuration has kube-scheduler leave to koord-extender: the batch
+  // and mid resources (BatchResources judges them) and the device resources registered with
+  // ignoredByScheduler (DeviceResources judges them).
   add(kNodeResourcesFitName,
       api::Json{{"ignoredResources",
                  {std::string(api::kResourceBatchCPU), std::string(api::kResourceBatchMemory),
-                  std::string(api::kResourceMidCPU), std::string(api::kResourceMidMemory)}}});
+                  std::string(api::kResourceMidCPU), std::string(api::kResourceMidMemory),
+                  std::string(api::kResourceGPU), std::string(api::kResourceGPUCore),
+                  std::string(api::kResourceGPUMemory), std::string(api::kResourceGPUMemoryRatio),
+                  std::string(api::kResourceGPUShared), std::string(api::kResourceRDMA)}}});
   return configs;
 }
 
@@ -56,6 +63,7 @@ std::vector<framework::PluginConfig> defaultPluginConfigs() {
   add(configs, plugins::priority_qos::kName, nullptr);
   add(configs, plugins::node_reservation::kName, nullptr);
   add(configs, plugins::batch_resources::kName, nullptr);
+  add(configs, plugins::device_resources::kName, nullptr);
   add(configs, plugins::reservation::kName, nullptr);
   return configs;
 }

@@ -10,6 +10,8 @@
 #     node ever holds more than it allocates;
 #  4. kube-apiserver stopped and started again in the middle of a run loses no pod either, and
 #     koord-extender lives through it and is ready again;
+#  2b/6. a pod asking for a GPU (koordinator.sh/gpu-memory-ratio, which kube-scheduler is told to
+#     ignore) is refused by nodes without GPUs, and bound once a node advertises one;
 #  5. a bind that cannot be sent within bindTimeout (here: a client limited to 2 requests a second)
 #     is refused unsent, kube-scheduler retries the pod, and still no pod is lost or over-placed.
 # Usage: extender_e2e_test.sh KOORD_EXTENDER_BINARY   (env: KOORD_TEST_CLUSTER_DIR, KOORD_SOURCE_DIR)
@@ -164,6 +166,34 @@ else
 fi
 kubectl delete pod -n "$ns" bad-qos --wait=false >/dev/null
 
+# 2b. A GPU pod and nodes without GPUs. The shipped configuration has kube-scheduler ignore
+#     koordinator.sh/gpu-* (ignoredByScheduler): koord-extender's DeviceResources refuses the pod
+#     on every node that does not advertise enough (section 6 gives it one that does).
+gpu_pod() {  # name
+  cat <<YAML
+{"apiVersion": "v1", "kind": "Pod",
+ "metadata": {"name": "$1", "namespace": "$ns", "labels": {"app": "e2e-gpu"}},
+ "spec": {"schedulerName": "koord-scheduler",
+   "tolerations": [{"key": "kwok.x-k8s.io/node", "operator": "Exists", "effect": "NoSchedule"}],
+   "containers": [{"name": "c", "image": "fake", "resources": {
+     "requests": {"cpu": "100m", "koordinator.sh/gpu-memory-ratio": "100"},
+     "limits": {"koordinator.sh/gpu-memory-ratio": "100"}}}]}}
+YAML
+}
+gpu_pod gpu-0 | kubectl apply -f - >/dev/null
+reason=""
+for _ in $(seq 1 100); do
+  reason="$(kubectl get pod -n "$ns" gpu-0 -o jsonpath='{.status.conditions[?(@.type=="PodScheduled")].message}' 2>/dev/null || true)"
+  [ -n "$reason" ] && break
+  sleep 0.2
+done
+if grep -q "Insufficient koordinator.sh/gpu-memory-ratio" <<<"$reason" &&
+   [ -z "$(kubectl get pod -n "$ns" gpu-0 -o jsonpath='{.spec.nodeName}')" ]; then
+  pass "a GPU pod is refused by nodes without GPUs: $reason"
+else
+  fail "GPU pod on nodes without GPUs: node '$(kubectl get pod -n "$ns" gpu-0 -o jsonpath='{.spec.nodeName}')', PodScheduled '$reason'"
+fi
+
 # 3. Kill koord-extender in the middle of a run of 24 half-CPU pods (room: 4+4+2 CPUs = 10,
 #    3 used: 14 more fit), then restart it.
 for i in $(seq 0 23); do pod "batch-$i" 500m | kubectl apply -f - >/dev/null; done
@@ -247,6 +277,27 @@ if grep "Error scheduling pod; retrying" "$KOORD_TEST_CLUSTER_DIR/logs/kube-sche
 else
   fail "kube-scheduler logged no bind refused unsent within bindTimeout"
 fi
+
+# 6. The GPU pod of 2b lands once a node advertises a GPU (kube-scheduler retries it when a node is
+#    added).
+cat <<YAML | kubectl apply -f - >/dev/null
+{"apiVersion": "v1", "kind": "Node",
+ "metadata": {"name": "e2e-gpu-node", "labels": {"koord.test/e2e": "true", "type": "kwok"},
+   "annotations": {"kwok.x-k8s.io/node": "fake"}},
+ "spec": {"taints": [{"key": "kwok.x-k8s.io/node", "value": "fake", "effect": "NoSchedule"}]},
+ "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110", "koordinator.sh/gpu-core": "100",
+                            "koordinator.sh/gpu-memory": "80Gi", "koordinator.sh/gpu-memory-ratio": "100"},
+            "capacity": {"cpu": "4", "memory": "8Gi", "pods": "110", "koordinator.sh/gpu-core": "100",
+                         "koordinator.sh/gpu-memory": "80Gi", "koordinator.sh/gpu-memory-ratio": "100"}}}
+YAML
+gpu_node=""
+for _ in $(seq 1 150); do
+  gpu_node="$(kubectl get pod -n "$ns" gpu-0 -o jsonpath='{.spec.nodeName}' 2>/dev/null || true)"
+  [ -n "$gpu_node" ] && break
+  sleep 0.4
+done
+[ "$gpu_node" = e2e-gpu-node ] && pass "the GPU pod is bound to the node that advertises a GPU" ||
+  fail "the GPU pod is on '$gpu_node', want e2e-gpu-node"
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "extender e2e: all checks passed"

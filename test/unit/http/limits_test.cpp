@@ -121,6 +121,8 @@ TEST_P(HttpLimitsTest, BodiesHeldAtOnceStayWithinTheServersBudget) {
   HttpServerOptions options;
   options.max_body_bytes = 700 * 1024;
   options.max_buffered_bytes = 1024 * 1024;
+  // The held request waits for the whole test; on a loaded machine that can pass the default 5 s.
+  options.request_timeout = std::chrono::seconds(60);
   startServer(options);
   const std::string body(600 * 1024, 'x');
   ClientRequest hold;
@@ -191,6 +193,7 @@ TEST_P(HttpLimitsTest, ConnectionsWithARequestInFlightAreNotClosedToMakeRoom) {
   }
   HttpServerOptions options;
   options.max_connections = 2;
+  options.request_timeout = std::chrono::seconds(60);
   startServer(options);
   ClientRequest hold;
   hold.method = "POST";

@@ -48,7 +48,7 @@ TEST(ExtenderConfigTest, HeaderOnlyGivesEveryDefault) {
     EXPECT_TRUE(p.args.is_null());
   }
   EXPECT_EQ(names, (std::vector<std::string>{"NodeReservation", "PriorityQoS", "BatchResources",
-                                             "Reservation"}));
+                                             "DeviceResources", "Reservation"}));
 }
 
 TEST(ExtenderConfigTest, ReadsEveryField) {

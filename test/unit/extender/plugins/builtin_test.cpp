@@ -9,8 +9,9 @@ namespace {
 
 TEST(BuiltinPluginsTest, ListsEveryPluginAndEachMakesItselfWithDefaults) {
   framework::Registry registry = builtinPlugins();
-  EXPECT_EQ(registry.names(), (std::vector<std::string>{"BatchResources", "NodeReservation",
-                                                        "PriorityQoS", "Reservation"}));
+  EXPECT_EQ(registry.names(),
+            (std::vector<std::string>{"BatchResources", "DeviceResources", "NodeReservation",
+                                      "PriorityQoS", "Reservation"}));
   testing::TestHandle handle;
   for (const auto& name : registry.names()) {
     SCOPED_TRACE(name);
