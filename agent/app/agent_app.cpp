@@ -91,9 +91,11 @@ Result<DaemonOptions> optionsFromFlags(const FlagSet& flags) {
 
 int runAgent(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   FlagSet flags("koord-agent",
-                "The node agent (a DaemonSet): reports NodeResourceTopology, Device and "
-                "NodeMetric\nfor its node and reconciles its pods' cgroups from their QoS "
-                "class (koordlet's job).");
+                "The node agent (a DaemonSet): reports NodeResourceTopology, Device (NVIDIA "
+                "GPUs)\nand NodeMetric for its node and reconciles its pods' cgroups (cpusets, "
+                "and BE pods'\nCPU and memory from their batch resources): part of koordlet's "
+                "job. Not built yet\n(QoS strategies such as CPU suppress, memory QoS, BE "
+                "eviction, resctrl):\ndocs/compatibility.md.");
   flags.addString("kubeconfig", "", "path to a kubeconfig; in-cluster config when empty");
   flags.addString("node-name", "", "the Node this agent runs on (default: $NODE_NAME)");
   flags.addString("host-root", "/",
@@ -106,7 +108,8 @@ int runAgent(int argc, const char* const* argv, std::ostream& out, std::ostream&
   flags.addString("kubelet-cgroup-root", "",
                   "the kubelet's --cgroup-root; empty: from its config file, else /");
   flags.addString("nvml-library", "libnvidia-ml.so.1", "NVML library loaded for GPU discovery");
-  flags.addString("listen-address", "127.0.0.1:9316", "host:port of /healthz and /metrics");
+  flags.addString("listen-address", "127.0.0.1:9316",
+                  "host:port of /healthz, /readyz and /metrics");
   flags.addString("collect-interval", "1s", "how often node and pod usage is collected");
   flags.addString("report-interval", "60s",
                   "how often NodeResourceTopology and Device are checked against the cluster");

@@ -45,8 +45,11 @@ int runExtender(int argc, const char* const* argv, std::ostream& out, std::ostre
   }
   FlagSet flags(
       "koord-extender",
-      "An HTTP scheduler extender for a stock kube-scheduler: Reservation, fine-grained\n"
-      "CPU/NUMA, GPU sharing, ElasticQuota, load-aware placement and gang scheduling.\n"
+      "An HTTP scheduler extender for a stock kube-scheduler (filter, prioritize, preempt,\n"
+      "bind). Its plugins: PriorityQoS (QoS class and priority band), NodeReservation\n"
+      "(node.koordinator.sh/reservation), BatchResources (batch/mid resources),\n"
+      "DeviceResources (GPU and RDMA requests against node totals) and Reservation; it also\n"
+      "places, updates and expires Reservations. Not built yet: docs/compatibility.md.\n"
       "Configured by a KoordExtenderConfiguration file (docs/extender.md).\n"
       "`koord-extender simulate --help` places pods of a cluster read from YAML offline;\n"
       "`koord-extender probe --help` checks a running extender's health (exec probes).");

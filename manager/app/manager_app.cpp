@@ -10,7 +10,9 @@ namespace koord::manager::app {
 int runManager(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   FlagSet flags(
       "koord-manager",
-      "The control-plane manager: NodeSLO, batch/mid node resources and admission webhooks.");
+      "koord-manager is not built yet: it reads these flags and exits 1. NodeSLO, batch/mid\n"
+      "node resources, admission webhooks and koord-descheduler are listed in\n"
+      "docs/compatibility.md, \"Not built yet\".");
   flags.addString("kubeconfig", "", "path to a kubeconfig; in-cluster config when empty");
   log::addLogFlags(flags);
   return runProgram(
@@ -21,7 +23,9 @@ int runManager(int argc, const char* const* argv, std::ostream& out, std::ostrea
           err << "koord-manager: " << logger.status().message() << "\n";
           return 2;
         }
-        logger->error("no server to run yet: this build has the core library only (see docs/)");
+        logger->error(
+            "no server to run yet: koord-manager is not built yet (see docs/compatibility.md, "
+            "\"Not built yet\")");
         return 1;
       },
       out, err);

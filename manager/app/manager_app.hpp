@@ -1,4 +1,4 @@
-// koord-manager's command line: flags and the dispatch to its sub-commands.
+// koord-manager's command line: its flags; it runs nothing yet (docs/compatibility.md).
 #pragma once
 
 #include <iosfwd>
