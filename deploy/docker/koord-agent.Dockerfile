@@ -1,7 +1,7 @@
 # koord-agent's image: the binary from the release preset (-O2, no tests) on Debian 12, with the
 # Debian runtime libraries it links. Build from the repository root:
 #   docker build -f deploy/docker/koord-agent.Dockerfile -t ghcr.io/koord/koord-agent:0.1.0 .
-# It runs as root: it writes the host's cgroup and resctrl files (see the chart's agent DaemonSet).
+# It runs as root: it writes the host's cgroup files (see the chart's agent DaemonSet).
 FROM debian:bookworm AS build
 RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       build-essential cmake ninja-build pkg-config \
