@@ -29,14 +29,7 @@ class FdCloser {
 }  // namespace
 
 Status fileError(const std::string& path, int err) {
-  const std::string prefix = "failed to read '" + path + "': ";
-  if (err == ENOENT || err == ENOTDIR) {
-    return Status::notFound(prefix + "no such file");
-  }
-  if (err == EACCES || err == EPERM) {
-    return Status::permissionDenied(prefix + "permission denied");
-  }
-  return Status::unavailable(prefix + std::strerror(err));
+  return Status::fromErrno(err, "failed to read '" + path + "'");
 }
 
 Status checkRelativeDir(std::string_view dir) {

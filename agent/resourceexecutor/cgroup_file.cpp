@@ -12,23 +12,8 @@ namespace koord::agent::resourceexecutor {
 namespace {
 
 Status writeError(const std::filesystem::path& file, std::string_view value, int err) {
-  std::string message = "failed to write '" + file.string() + "': " + std::strerror(err) +
-                        " (value '" + std::string(value) + "')";
-  switch (err) {
-    case ENOENT:
-    case ENOTDIR:
-      return Status::notFound(std::move(message));
-    case EACCES:
-    case EPERM:
-      return Status::permissionDenied(std::move(message));
-    case EINVAL:
-    case ERANGE:
-      return Status::invalidArgument(std::move(message));
-    case EBUSY:
-      return Status::failedPrecondition(std::move(message));
-    default:
-      return Status::unavailable(std::move(message));
-  }
+  const Status status = Status::fromErrno(err, "failed to write '" + file.string() + "'");
+  return {status.code(), status.message() + " (value '" + std::string(value) + "')"};
 }
 
 }  // namespace

@@ -18,14 +18,7 @@ std::string quoted(const std::filesystem::path& path) {
 }
 
 Status readError(const std::filesystem::path& path, int err) {
-  const std::string prefix = "failed to read " + quoted(path) + ": ";
-  if (err == ENOENT || err == ENOTDIR) {
-    return Status::notFound(prefix + "no such file");
-  }
-  if (err == EACCES || err == EPERM) {
-    return Status::permissionDenied(prefix + "permission denied");
-  }
-  return Status::unavailable(prefix + std::strerror(err));
+  return Status::fromErrno(err, "failed to read " + quoted(path));
 }
 
 Status parseError(const std::filesystem::path& path, const std::string& cause) {

@@ -1,5 +1,8 @@
 #include "koord/common/status.hpp"
 
+#include <cerrno>
+#include <cstring>
+
 namespace koord {
 
 std::string_view statusCodeName(StatusCode code) {
@@ -39,6 +42,36 @@ std::string_view statusCodeName(StatusCode code) {
 Status::Status(StatusCode code, std::string message) {
   if (code != StatusCode::kOk) {
     rep_ = std::make_shared<const Rep>(Rep{code, std::move(message)});
+  }
+}
+
+Status Status::fromErrno(int err, std::string_view context) {
+  std::string message = std::string(context) + ": " + std::strerror(err);
+  switch (err) {
+    case ENOENT:
+    case ENOTDIR:
+      return notFound(std::move(message));
+    case EACCES:
+    case EPERM:
+      return permissionDenied(std::move(message));
+    case EINVAL:
+    case ERANGE:
+    case EISDIR:
+      return invalidArgument(std::move(message));
+    case EEXIST:
+      return alreadyExists(std::move(message));
+    case EBUSY:
+      return failedPrecondition(std::move(message));
+    case ENOSPC:
+    case ENOMEM:
+    case EMFILE:
+    case ENFILE:
+    case EFBIG:
+      return resourceExhausted(std::move(message));
+    case ETIMEDOUT:
+      return deadlineExceeded(std::move(message));
+    default:
+      return unavailable(std::move(message));
   }
 }
 

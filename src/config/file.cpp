@@ -11,19 +11,7 @@ namespace koord::config {
 namespace {
 
 Status readError(const std::string& path, int error) {
-  std::string message = "failed to read '" + path + "': " + std::strerror(error);
-  switch (error) {
-    case ENOENT:
-    case ENOTDIR:
-      return Status::notFound(std::move(message));
-    case EACCES:
-    case EPERM:
-      return Status::permissionDenied(std::move(message));
-    case EISDIR:
-      return Status::invalidArgument(std::move(message));
-    default:
-      return Status::unavailable(std::move(message));
-  }
+  return Status::fromErrno(error, "failed to read '" + path + "'");
 }
 
 // Closes the descriptor on every path out of readFile().

@@ -55,6 +55,12 @@ class [[nodiscard]] Status {
   static Status cancelled(std::string message);
   static Status unimplemented(std::string message);
   static Status internal(std::string message);
+  // The failure of a system call that set `err` (an errno value), for every caller the same way:
+  // "<context>: <strerror(err)>", e.g. "failed to read '/x': No such file or directory". Codes:
+  // ENOENT, ENOTDIR: kNotFound; EACCES, EPERM: kPermissionDenied; EINVAL, ERANGE, EISDIR:
+  // kInvalidArgument; EEXIST: kAlreadyExists; EBUSY: kFailedPrecondition; ENOSPC, ENOMEM, EMFILE,
+  // ENFILE, EFBIG: kResourceExhausted; ETIMEDOUT: kDeadlineExceeded; anything else: kUnavailable.
+  static Status fromErrno(int err, std::string_view context);
 
   [[nodiscard]] bool isOk() const { return rep_ == nullptr; }
   [[nodiscard]] StatusCode code() const { return rep_ ? rep_->code : StatusCode::kOk; }

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cerrno>
+#include <cstring>
+
 #include "koord/common/result.hpp"
 
 namespace koord {
@@ -62,6 +65,25 @@ TEST(StatusTest, WithPrefixNamesTheContext) {
   EXPECT_EQ(s.message(), "spec.owners[0]: expected object");
   EXPECT_EQ(s.toString(), "invalid argument: spec.owners[0]: expected object");
   EXPECT_TRUE(Status::ok().withPrefix("x").isOk());
+}
+
+TEST(StatusTest, FromErrnoNamesTheContextAndMapsTheCode) {
+  const std::pair<int, StatusCode> cases[] = {
+      {ENOENT, StatusCode::kNotFound},          {ENOTDIR, StatusCode::kNotFound},
+      {EACCES, StatusCode::kPermissionDenied},  {EPERM, StatusCode::kPermissionDenied},
+      {EINVAL, StatusCode::kInvalidArgument},   {ERANGE, StatusCode::kInvalidArgument},
+      {EISDIR, StatusCode::kInvalidArgument},   {EEXIST, StatusCode::kAlreadyExists},
+      {EBUSY, StatusCode::kFailedPrecondition}, {ENOSPC, StatusCode::kResourceExhausted},
+      {EMFILE, StatusCode::kResourceExhausted}, {ETIMEDOUT, StatusCode::kDeadlineExceeded},
+      {EIO, StatusCode::kUnavailable},
+  };
+  for (const auto& [err, code] : cases) {
+    const Status status = Status::fromErrno(err, "failed to read '/x'");
+    EXPECT_EQ(status.code(), code) << err;
+    EXPECT_EQ(status.message(), std::string("failed to read '/x': ") + std::strerror(err));
+  }
+  EXPECT_EQ(Status::fromErrno(ENOENT, "failed to read '/x'").message(),
+            "failed to read '/x': No such file or directory");
 }
 
 TEST(ResultTest, PropagatesValuesAndErrors) {

@@ -69,7 +69,7 @@ TEST(CgroupFileCacheTest, RemovedFileIsNotFound) {
   root.remove("pod");
   const Status status = cache.readUint64(path).status();
   EXPECT_EQ(status.code(), StatusCode::kNotFound);
-  EXPECT_EQ(status.message(), "failed to read '" + path + "': no such file");
+  EXPECT_EQ(status.message(), "failed to read '" + path + "': No such file or directory");
   EXPECT_EQ(cache.openFiles(), 0U);
 }
 

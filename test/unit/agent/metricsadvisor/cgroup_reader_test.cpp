@@ -178,7 +178,7 @@ TEST(CgroupReaderTest, MissingCgroupIsNotFound) {
           reader->cpuThrottling(kPodDir).status()}) {
       EXPECT_EQ(status.code(), StatusCode::kNotFound);
       EXPECT_THAT(status.message(), HasSubstr(kPodDir));
-      EXPECT_THAT(status.message(), HasSubstr("no such file"));
+      EXPECT_THAT(status.message(), HasSubstr("No such file or directory"));
     }
   }
 }

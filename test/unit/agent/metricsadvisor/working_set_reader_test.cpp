@@ -195,7 +195,7 @@ TEST(WorkingSetReaderTest, MissingFilesDropTheKeptFigure) {
     std::filesystem::remove_all(memory.hierarchy() + "/ended" + removed);
     const Status status = memory.read("ended").status();
     EXPECT_EQ(status.code(), StatusCode::kNotFound);
-    EXPECT_THAT(status.message(), ::testing::HasSubstr("no such file"));
+    EXPECT_THAT(status.message(), ::testing::HasSubstr("No such file or directory"));
     EXPECT_EQ(memory.reader().keptFigures(), 1U);
   }
 }

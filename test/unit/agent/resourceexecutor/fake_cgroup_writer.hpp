@@ -66,7 +66,7 @@ class FakeCgroupWriter final : public CgroupWriter {
     const auto value = get(dir, resource);
     if (!value.has_value()) {
       return Status::notFound("failed to read '" + filePath(resource, dir)->string() +
-                              "': no such file");
+                              "': No such file or directory");
     }
     return *value;
   }

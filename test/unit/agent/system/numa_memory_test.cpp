@@ -108,7 +108,7 @@ TEST(NumaMemoryTest, ErrorsNameTheFile) {
   const std::string node = "sys/devices/system/node/";
   const std::vector<NumaErrorCase> cases = {
       {"missing node meminfo", [&](const FakeRoot& r) { r.remove(node + "node2/meminfo"); },
-       StatusCode::kNotFound, "sys/devices/system/node/node2/meminfo", "no such file"},
+       StatusCode::kNotFound, "sys/devices/system/node/node2/meminfo", "No such file or directory"},
       {"no MemFree",
        [&](const FakeRoot& r) { r.write(node + "node1/meminfo", "Node 1 MemTotal: 10 kB\n"); },
        StatusCode::kInvalidArgument, "sys/devices/system/node/node1/meminfo", "no MemFree"},
@@ -129,7 +129,7 @@ TEST(NumaMemoryTest, ErrorsNameTheFile) {
          r.remove("sys/devices/system/node");
          r.remove("proc/meminfo");
        },
-       StatusCode::kNotFound, "proc/meminfo", "no such file"},
+       StatusCode::kNotFound, "proc/meminfo", "No such file or directory"},
       {"proc meminfo without MemTotal",
        [&](const FakeRoot& r) {
          r.remove("sys/devices/system/node");

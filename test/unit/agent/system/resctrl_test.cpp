@@ -209,7 +209,7 @@ TEST(ResctrlTest, ErrorsNameTheFile) {
   };
   const std::vector<Case> cases = {
       {"no cpuinfo", [](const FakeRoot& r) { writeResctrl(r, "L3:0=ff\n", "16", "ff", "10"); },
-       StatusCode::kNotFound, "proc/cpuinfo", "no such file"},
+       StatusCode::kNotFound, "proc/cpuinfo", "No such file or directory"},
       {"num_closids not a number",
        [&](const FakeRoot& r) {
          intel(r);
