@@ -80,7 +80,8 @@ PluginStatus Runtime::Impl::runPreFilter(CycleState& state, const PodInfo& pod,
   skipped.assign(plugins.size(), 0);
   for (const auto& entry : pre_filter) {
     const auto start = SteadyClock::now();
-    PluginStatus status = entry.plugin->preFilter(state, pod);
+    PluginStatus status =
+        guardedCall(*entry.name, "preFilter", [&] { return entry.plugin->preFilter(state, pod); });
     entry.duration.observe(secondsSince(start));
     if (status.isSkip()) {
       skipped[entry.index] = 1;
@@ -100,7 +101,8 @@ PluginStatus Runtime::Impl::runFilters(const CycleState& state, const PodInfo& p
   for (const auto& entry : filter) {
     if (skipped[entry.index])
       continue;
-    PluginStatus status = entry.plugin->filter(state, pod, node);
+    PluginStatus status =
+        guardedCall(*entry.name, "filter", [&] { return entry.plugin->filter(state, pod, node); });
     if (!status.isSuccess() && !status.isSkip()) {
       return status.withPlugin(*entry.name);
     }

@@ -36,10 +36,15 @@ PluginStatus Runtime::runBind(const PodInfo& pod, const NodeInfo& node, Binder& 
     return fit;
   }
   const std::string& node_name = node.name();
+  // Every reserve plugin is unreserved, in reverse order, even when one of them throws: unreserve
+  // is idempotent and may be called without reserve.
   auto unreserveAll = [&] {
     for (auto it = impl.reserve.rbegin(); it != impl.reserve.rend(); ++it) {
       const auto start = Impl::SteadyClock::now();
-      it->plugin->unreserve(state, pod, node_name);
+      (void)guardedCall(*it->name, "unreserve", [&] {
+        it->plugin->unreserve(state, pod, node_name);
+        return PluginStatus::success();
+      });
       it->second_duration.observe(secondsSince(start));
     }
   };
@@ -50,7 +55,8 @@ PluginStatus Runtime::runBind(const PodInfo& pod, const NodeInfo& node, Binder& 
 
   for (const auto& entry : impl.reserve) {
     const auto start = Impl::SteadyClock::now();
-    PluginStatus status = entry.plugin->reserve(state, pod, node);
+    PluginStatus status = guardedCall(*entry.name, "reserve",
+                                      [&] { return entry.plugin->reserve(state, pod, node); });
     entry.duration.observe(secondsSince(start));
     if (!status.isSuccess() && !status.isSkip()) {
       return fail(std::move(status.withPlugin(*entry.name)));
@@ -63,7 +69,9 @@ PluginStatus Runtime::runBind(const PodInfo& pod, const NodeInfo& node, Binder& 
   for (const auto& entry : impl.permit) {
     std::chrono::milliseconds timeout = impl.max_permit_wait;
     const auto start = Impl::SteadyClock::now();
-    PluginStatus status = entry.plugin->permit(state, pod, node_name, timeout);
+    PluginStatus status = guardedCall(*entry.name, "permit", [&] {
+      return entry.plugin->permit(state, pod, node_name, timeout);
+    });
     entry.duration.observe(secondsSince(start));
     if (status.code() == Code::kWait) {
       pending.insert(*entry.name);
@@ -101,7 +109,8 @@ PluginStatus Runtime::runBind(const PodInfo& pod, const NodeInfo& node, Binder& 
   BindPatch patch;
   for (const auto& entry : impl.pre_bind) {
     const auto start = Impl::SteadyClock::now();
-    PluginStatus status = entry.plugin->preBind(state, pod, node, patch);
+    PluginStatus status = guardedCall(
+        *entry.name, "preBind", [&] { return entry.plugin->preBind(state, pod, node, patch); });
     entry.duration.observe(secondsSince(start));
     if (!status.isSuccess() && !status.isSkip()) {
       return fail(std::move(status.withPlugin(*entry.name)));

@@ -7,11 +7,26 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "extender/framework/runtime.hpp"
 
 namespace koord::extender::framework {
+
+// Runs one call of a plugin at one extension point (`point`: "reserve", "permit", ...). An
+// exception it throws becomes kError "<point> threw: <what>" naming the plugin, as a returned error
+// would.
+template <typename Call>
+PluginStatus guardedCall(const std::string& plugin, std::string_view point, Call&& call) {
+  try {
+    return call();
+  } catch (const std::exception& e) {
+    return PluginStatus::error(std::string(point) + " threw: " + e.what()).withPlugin(plugin);
+  } catch (...) {
+    return PluginStatus::error(std::string(point) + " threw").withPlugin(plugin);
+  }
+}
 
 // One plugin at one extension point, with its metric series.
 template <class P>

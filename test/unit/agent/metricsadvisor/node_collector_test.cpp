@@ -230,7 +230,8 @@ TEST(NodeCollectorTest, ErrorsAreCountedPerKind) {
   };
   const std::string stat = procStat({1, 0, 1, 10, 0, 0, 0, 0}, 1);
   const std::vector<Case> cases = {
-      {"no /proc/stat", nullptr, "MemTotal: 2 kB\nMemAvailable: 1 kB\n", 1, 0, "No such file or directory"},
+      {"no /proc/stat", nullptr, "MemTotal: 2 kB\nMemAvailable: 1 kB\n", 1, 0,
+       "No such file or directory"},
       {"no /proc/meminfo", stat.c_str(), nullptr, 0, 1, "meminfo': No such file or directory"},
       {"bad meminfo", stat.c_str(), "MemTotal: 2 kB\n", 0, 1,
        "expected a line 'MemAvailable <unsigned integer>'"},

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <thread>
 
 #include "extender/framework/runtime.hpp"
@@ -207,6 +208,62 @@ TEST_F(RuntimeBindTest, FailureAtEachStepUnreservesInReverseOnce) {
     EXPECT_EQ(status.code(), c.want_code);
     EXPECT_EQ(status.plugin(), c.want_plugin);
     EXPECT_EQ(log_, c.want_log);
+  }
+}
+
+TEST_F(RuntimeBindTest, APluginThatThrowsFailsThePodNamingItAndEverythingIsUnreserved) {
+  struct Case {
+    std::string name;
+    std::function<void(ScriptedPlugin&)> b;
+    std::vector<std::string> want_log;
+    std::string want_message;
+  };
+  const std::vector<std::string> undo = {"B.unreserve", "A.unreserve"};
+  auto with = [](std::vector<std::string> head, const std::vector<std::string>& tail) {
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+  };
+  const std::vector<std::string> reserved = {"A.preFilter", "B.preFilter", "A.reserve",
+                                             "B.reserve"};
+  const std::vector<Case> cases = {
+      {"reserve throws",
+       [](ScriptedPlugin& p) {
+         p.on_reserve = []() -> PluginStatus { throw std::runtime_error("no cpu left"); };
+       },
+       with(reserved, undo), "reserve threw: no cpu left"},
+      {"permit throws",
+       [](ScriptedPlugin& p) {
+         p.on_permit = [](CycleState&, std::chrono::milliseconds&) -> PluginStatus {
+           throw std::runtime_error("gang table broken");
+         };
+       },
+       with(with(reserved, {"A.permit", "B.permit"}), undo), "permit threw: gang table broken"},
+      {"preBind throws something that is not an exception",
+       [](ScriptedPlugin& p) { p.on_pre_bind = [](BindPatch&) -> PluginStatus { throw 42; }; },
+       with(with(reserved, {"A.permit", "B.permit", "A.preBind", "B.preBind"}), undo),
+       "preBind threw"},
+      {"filter throws in bind's re-check",
+       [](ScriptedPlugin& p) {
+         p.on_filter = [](const PodInfo&, const NodeInfo&) -> PluginStatus {
+           throw std::runtime_error("bad node");
+         };
+       },
+       {"A.preFilter", "B.preFilter"},
+       "filter threw: bad node"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    registry_ = Registry();
+    log_.clear();
+    add("A", nullptr);
+    add("B", c.b);
+    auto runtime = make({{"A", {}, 1}, {"B", {}, 1}});
+    PluginStatus status = runtime->bind(*makePodInfo("p"), *node_, binder_);
+    EXPECT_EQ(status.code(), Code::kError);
+    EXPECT_EQ(status.plugin(), "B");
+    EXPECT_EQ(status.message(), c.want_message);
+    EXPECT_EQ(log_, c.want_log);
+    EXPECT_TRUE(binder_.bound.empty());
   }
 }
 
