@@ -285,7 +285,9 @@ Runtime::FilterResult Runtime::filter(const PodInfo& pod,
               const auto& entry = filters[k];
               if (skipped[entry.index])
                 continue;
-              PluginStatus status = entry.plugin->filter(state, pod, *nodes[i]);
+              PluginStatus status = guardedCall(*entry.name, "filter", [&] {
+                return entry.plugin->filter(state, pod, *nodes[i]);
+              });
               if (timed) {
                 const auto t2 = Impl::SteadyClock::now();
                 local[k] += (t2 - t).count();

@@ -11,7 +11,7 @@
 #  4. kube-apiserver stopped and started again in the middle of a run loses no pod either, and
 #     koord-extender lives through it and is ready again;
 #  2b/6. a pod asking for a GPU (koordinator.sh/gpu-memory-ratio, which kube-scheduler is told to
-#     ignore) is refused by nodes without GPUs, and bound once a node advertises one;
+#     ignore) is refused by nodes without GPUs, and one is bound to a node that advertises a GPU;
 #  5. a bind that cannot be sent within bindTimeout (here: a client limited to 2 requests a second)
 #     is refused unsent, kube-scheduler retries the pod, and still no pod is lost or over-placed.
 # Usage: extender_e2e_test.sh KOORD_EXTENDER_BINARY   (env: KOORD_TEST_CLUSTER_DIR, KOORD_SOURCE_DIR)
@@ -168,7 +168,7 @@ kubectl delete pod -n "$ns" bad-qos --wait=false >/dev/null
 
 # 2b. A GPU pod and nodes without GPUs. The shipped configuration has kube-scheduler ignore
 #     koordinator.sh/gpu-* (ignoredByScheduler): koord-extender's DeviceResources refuses the pod
-#     on every node that does not advertise enough (section 6 gives it one that does).
+#     on every node that does not advertise enough (section 6 binds one to a node that does).
 gpu_pod() {  # name
   cat <<YAML
 {"apiVersion": "v1", "kind": "Pod",
@@ -278,26 +278,32 @@ else
   fail "kube-scheduler logged no bind refused unsent within bindTimeout"
 fi
 
-# 6. The GPU pod of 2b lands once a node advertises a GPU (kube-scheduler retries it when a node is
-#    added).
+# 6. A GPU pod lands on a node that advertises a GPU. The pod of 2b may sit in kube-scheduler's
+#    unschedulable queue for minutes (an extender's refusal registers no event that requeues it),
+#    so a new pod is created once the node is Ready; 8 CPUs leave room for the pods of 3-5 that
+#    did not fit elsewhere.
+kubectl delete pod -n "$ns" gpu-0 --wait=false >/dev/null
 cat <<YAML | kubectl apply -f - >/dev/null
 {"apiVersion": "v1", "kind": "Node",
  "metadata": {"name": "e2e-gpu-node", "labels": {"koord.test/e2e": "true", "type": "kwok"},
    "annotations": {"kwok.x-k8s.io/node": "fake"}},
  "spec": {"taints": [{"key": "kwok.x-k8s.io/node", "value": "fake", "effect": "NoSchedule"}]},
- "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110", "koordinator.sh/gpu-core": "100",
+ "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "110", "koordinator.sh/gpu-core": "100",
                             "koordinator.sh/gpu-memory": "80Gi", "koordinator.sh/gpu-memory-ratio": "100"},
-            "capacity": {"cpu": "4", "memory": "8Gi", "pods": "110", "koordinator.sh/gpu-core": "100",
+            "capacity": {"cpu": "8", "memory": "16Gi", "pods": "110", "koordinator.sh/gpu-core": "100",
                          "koordinator.sh/gpu-memory": "80Gi", "koordinator.sh/gpu-memory-ratio": "100"}}}
 YAML
+kubectl wait --for=condition=Ready node/e2e-gpu-node --timeout=60s >/dev/null ||
+  fail "the GPU node never became Ready"
+gpu_pod gpu-1 | kubectl apply -f - >/dev/null
 gpu_node=""
-for _ in $(seq 1 150); do
-  gpu_node="$(kubectl get pod -n "$ns" gpu-0 -o jsonpath='{.spec.nodeName}' 2>/dev/null || true)"
+for _ in $(seq 1 225); do
+  gpu_node="$(kubectl get pod -n "$ns" gpu-1 -o jsonpath='{.spec.nodeName}' 2>/dev/null || true)"
   [ -n "$gpu_node" ] && break
   sleep 0.4
 done
-[ "$gpu_node" = e2e-gpu-node ] && pass "the GPU pod is bound to the node that advertises a GPU" ||
-  fail "the GPU pod is on '$gpu_node', want e2e-gpu-node"
+[ "$gpu_node" = e2e-gpu-node ] && pass "a GPU pod is bound to the node that advertises a GPU" ||
+  fail "the GPU pod is on '$gpu_node', want e2e-gpu-node ($(kubectl get pod -n "$ns" gpu-1 -o jsonpath='{.status.conditions[?(@.type=="PodScheduled")].message}' 2>/dev/null))"
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "extender e2e: all checks passed"

@@ -148,7 +148,8 @@ TEST_F(RuntimeTest, ThrowingPluginBecomesAnError) {
   });
   auto result = make({{"A", {}, 1}})->filter(*makePodInfo("p"), nodes({"n1"}));
   EXPECT_EQ(result.error.code(), Code::kError);
-  EXPECT_NE(result.error.message().find("boom"), std::string::npos);
+  EXPECT_EQ(result.error.message(), "filter threw: boom");
+  EXPECT_EQ(result.error.plugin(), "A");
 }
 
 TEST_F(RuntimeTest, ScoreWeightsNormalizesAndClamps) {
