@@ -15,34 +15,6 @@ std::string_view labelOf(const api::core::Pod& pod, std::string_view key) {
   return it == labels.end() ? std::string_view() : std::string_view(it->second);
 }
 
-PriorityBand bandByName(std::string_view name) {
-  if (name == api::kPriorityProd)
-    return PriorityBand::kProd;
-  if (name == api::kPriorityMid)
-    return PriorityBand::kMid;
-  if (name == api::kPriorityBatch)
-    return PriorityBand::kBatch;
-  if (name == api::kPriorityFree)
-    return PriorityBand::kFree;
-  return PriorityBand::kNone;
-}
-
-PriorityBand bandByValue(int32_t priority) {
-  if (priority >= api::kPriorityProdValueMin && priority <= api::kPriorityProdValueMax) {
-    return PriorityBand::kProd;
-  }
-  if (priority >= api::kPriorityMidValueMin && priority <= api::kPriorityMidValueMax) {
-    return PriorityBand::kMid;
-  }
-  if (priority >= api::kPriorityBatchValueMin && priority <= api::kPriorityBatchValueMax) {
-    return PriorityBand::kBatch;
-  }
-  if (priority >= api::kPriorityFreeValueMin && priority <= api::kPriorityFreeValueMax) {
-    return PriorityBand::kFree;
-  }
-  return PriorityBand::kNone;
-}
-
 }  // namespace
 
 KoordQos koordQosOf(const api::core::Pod& pod) {
@@ -61,12 +33,22 @@ KoordQos koordQosOf(const api::core::Pod& pod) {
 }
 
 PriorityBand priorityBandOf(const api::core::Pod& pod) {
-  // The explicit class label wins over spec.priority (Koordinator's GetPodPriorityClassRaw).
-  if (PriorityBand band = bandByName(labelOf(pod, api::kLabelPodPriorityClass));
-      band != PriorityBand::kNone) {
-    return band;
+  // Koordinator's GetPodPriorityClassRaw, as api::priorityClassOf reads it: a non-empty
+  // koordinator.sh/priority-class label wins, and an unknown word there is no band at all (it does
+  // not fall back to spec.priority).
+  switch (api::priorityClassOf(pod.spec.priority, pod.metadata.labels)) {
+    case api::PriorityClass::kProd:
+      return PriorityBand::kProd;
+    case api::PriorityClass::kMid:
+      return PriorityBand::kMid;
+    case api::PriorityClass::kBatch:
+      return PriorityBand::kBatch;
+    case api::PriorityClass::kFree:
+      return PriorityBand::kFree;
+    case api::PriorityClass::kNone:
+      break;
   }
-  return pod.spec.priority ? bandByValue(*pod.spec.priority) : PriorityBand::kNone;
+  return PriorityBand::kNone;
 }
 
 std::string_view koordQosName(KoordQos qos) {

@@ -54,7 +54,9 @@ TEST(PodInfoTest, BandFromPriorityAndLabel) {
       // The explicit class label wins over spec.priority.
       {9500, "koord-batch", PriorityBand::kBatch},
       {std::nullopt, "koord-free", PriorityBand::kFree},
-      {5500, "unknown", PriorityBand::kBatch},
+      // An unknown word in the label is no band, whatever spec.priority says (Koordinator's
+      // GetPodPriorityClassRaw; its own test expects PriorityNone here).
+      {5500, "unknown", PriorityBand::kNone},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(std::to_string(c.priority.value_or(-1)) + " " + c.label);
