@@ -6,16 +6,16 @@
 #include <set>
 #include <utility>
 
-#include "extender/config/field_reader.hpp"
 #include "koord/api/extension/duration.hpp"
+#include "koord/config/field_reader.hpp"
 #include "koord/config/file.hpp"
 #include "koord/config/yaml.hpp"
 
 namespace koord::extender::config {
 namespace {
 
-using detail::Field;
-using detail::FieldReader;
+using koord::config::Field;
+using koord::config::FieldReader;
 
 int lineOfProblem(const std::string& problem) {
   int line = 0;
@@ -46,10 +46,10 @@ void readClientConnection(FieldReader& r, const Field& f, ClientConnectionConfig
   r.read(f.child("qps"), out.qps);
   r.read(f.child("burst"), out.burst);
   if (!(out.qps > 0)) {
-    r.problem(f.child("qps"), "must be positive");
+    r.error(f.child("qps"), "must be positive");
   }
   if (out.burst < 1) {
-    r.problem(f.child("burst"), "must be at least 1");
+    r.error(f.child("burst"), "must be at least 1");
   }
 }
 
@@ -66,25 +66,25 @@ void readServer(FieldReader& r, const Field& f, ServerConfiguration& out) {
   r.read(f.child("maxBufferedBytes"), out.max_buffered_bytes);
   Result<HostPort> host_port = splitHostPort(out.address);
   if (!host_port.ok()) {
-    r.problem(f.child("address"), host_port.status().message());
+    r.error(f.child("address"), host_port.status().message());
   }
   for (char c : out.url_prefix) {
     if (std::isspace(static_cast<unsigned char>(c)) || c == '?' || c == '#' || c == '%') {
-      r.problem(f.child("urlPrefix"),
-                "\"" + out.url_prefix + "\" is not a URL path (no spaces, '?', '#' or '%')");
+      r.error(f.child("urlPrefix"),
+              "\"" + out.url_prefix + "\" is not a URL path (no spaces, '?', '#' or '%')");
       break;
     }
   }
   if (out.tls_cert_file.empty() != out.tls_key_file.empty()) {
-    r.problem(f.child(out.tls_cert_file.empty() ? "tlsKeyFile" : "tlsCertFile"),
-              "tlsCertFile and tlsKeyFile must be set together");
+    r.error(f.child(out.tls_cert_file.empty() ? "tlsKeyFile" : "tlsCertFile"),
+            "tlsCertFile and tlsKeyFile must be set together");
   }
   if (out.max_request_bytes < 1024) {
-    r.problem(f.child("maxRequestBytes"), "must be at least 1024");
+    r.error(f.child("maxRequestBytes"), "must be at least 1024");
   }
   if (out.max_buffered_bytes < out.max_request_bytes) {
-    r.problem(f.child("maxBufferedBytes"),
-              "must be at least maxRequestBytes (" + std::to_string(out.max_request_bytes) + ")");
+    r.error(f.child("maxBufferedBytes"),
+            "must be at least maxRequestBytes (" + std::to_string(out.max_request_bytes) + ")");
   }
 }
 
@@ -103,23 +103,22 @@ void readLeaderElection(FieldReader& r, const Field& f, LeaderElectionConfigurat
     return;
   }
   if (out.retry_period.count() <= 0) {
-    r.problem(f.child("retryPeriod"), "must be positive");
+    r.error(f.child("retryPeriod"), "must be positive");
   }
   // client-go's rule: renewDeadline > 1.2 * retryPeriod (the jittered retry).
   if (out.renew_deadline * 5 <= out.retry_period * 6) {
-    r.problem(f.child("renewDeadline"), "must be longer than 1.2 x retryPeriod (" +
-                                            api::extension::formatDuration(out.retry_period) + ")");
+    r.error(f.child("renewDeadline"), "must be longer than 1.2 x retryPeriod (" +
+                                          api::extension::formatDuration(out.retry_period) + ")");
   }
   if (out.lease_duration <= out.renew_deadline) {
-    r.problem(f.child("leaseDuration"), "must be longer than renewDeadline (" +
-                                            api::extension::formatDuration(out.renew_deadline) +
-                                            ")");
+    r.error(f.child("leaseDuration"), "must be longer than renewDeadline (" +
+                                          api::extension::formatDuration(out.renew_deadline) + ")");
   }
   if (out.resource_namespace.empty()) {
-    r.problem(f.child("resourceNamespace"), "must not be empty when leaderElect is true");
+    r.error(f.child("resourceNamespace"), "must not be empty when leaderElect is true");
   }
   if (out.resource_name.empty()) {
-    r.problem(f.child("resourceName"), "must not be empty when leaderElect is true");
+    r.error(f.child("resourceName"), "must not be empty when leaderElect is true");
   }
 }
 
@@ -128,8 +127,8 @@ void readPlugins(FieldReader& r, const Field& f, std::vector<PluginConfiguration
     return;  // keep the defaults
   }
   if (!f.value->is_array()) {
-    r.problem(f, "expected a list of {name, weight, args}, got " +
-                     std::string(api::jsonTypeName(*f.value)));
+    r.error(f, "expected a list of {name, weight, args}, got " +
+                   std::string(api::jsonTypeName(*f.value)));
     return;
   }
   out.clear();
@@ -137,7 +136,7 @@ void readPlugins(FieldReader& r, const Field& f, std::vector<PluginConfiguration
   for (size_t i = 0; i < f.value->size(); ++i) {
     const Field item = f.item(i);
     if (item.absent()) {
-      r.problem(item, "expected {name, weight, args}, got null");
+      r.error(item, "expected {name, weight, args}, got null");
       continue;
     }
     if (!r.checkObject(item, {"name", "weight", "args"})) {
@@ -151,16 +150,16 @@ void readPlugins(FieldReader& r, const Field& f, std::vector<PluginConfiguration
       if (args.value->is_object()) {
         plugin.args = *args.value;
       } else {
-        r.problem(args, "expected a mapping, got " + std::string(api::jsonTypeName(*args.value)));
+        r.error(args, "expected a mapping, got " + std::string(api::jsonTypeName(*args.value)));
       }
     }
     if (plugin.name.empty()) {
-      r.problem(item.child("name"), "is required");
+      r.error(item.child("name"), "is required");
     } else if (!seen.insert(plugin.name).second) {
-      r.problem(item.child("name"), "plugin \"" + plugin.name + "\" is listed twice");
+      r.error(item.child("name"), "plugin \"" + plugin.name + "\" is listed twice");
     }
     if (plugin.weight < 1) {
-      r.problem(item.child("weight"), "must be at least 1");
+      r.error(item.child("weight"), "must be at least 1");
     }
     out.push_back(std::move(plugin));
   }
@@ -178,32 +177,32 @@ Result<KoordExtenderConfiguration> decode(const koord::config::YamlDocument& doc
     r.read(root.child("apiVersion"), api_version);
     r.read(root.child("kind"), kind);
     if (api_version != kApiVersion) {
-      r.problem(root.child("apiVersion"),
-                "must be \"" + std::string(kApiVersion) + "\", got \"" + api_version + "\"");
+      r.error(root.child("apiVersion"),
+              "must be \"" + std::string(kApiVersion) + "\", got \"" + api_version + "\"");
     }
     if (kind != kKind) {
-      r.problem(root.child("kind"), "must be \"" + std::string(kKind) + "\", got \"" + kind + "\"");
+      r.error(root.child("kind"), "must be \"" + std::string(kKind) + "\", got \"" + kind + "\"");
     }
     readClientConnection(r, root.child("clientConnection"), config.client_connection);
     readServer(r, root.child("server"), config.server);
     r.read(root.child("parallelism"), config.parallelism);
     if (config.parallelism < 0 || config.parallelism > 1024) {
-      r.problem(root.child("parallelism"),
-                "must be between 0 (one per CPU the container may use) and 1024");
+      r.error(root.child("parallelism"),
+              "must be between 0 (one per CPU the container may use) and 1024");
     }
     r.read(root.child("bindTimeout"), config.bind_timeout);
     if (config.bind_timeout < std::chrono::milliseconds(100) ||
         config.bind_timeout > std::chrono::minutes(10)) {
-      r.problem(root.child("bindTimeout"),
-                "must be between 100ms and 10m (keep it under kube-scheduler's httpTimeout for "
-                "this extender), got " +
-                    api::extension::formatDuration(config.bind_timeout));
+      r.error(root.child("bindTimeout"),
+              "must be between 100ms and 10m (keep it under kube-scheduler's httpTimeout for "
+              "this extender), got " +
+                  api::extension::formatDuration(config.bind_timeout));
     }
     readLeaderElection(r, root.child("leaderElection"), config.leader_election);
     readPlugins(r, root.child("plugins"), config.plugins);
   }
-  if (!r.problems().empty()) {
-    return Status::invalidArgument(loadError(source_name, r.problems()));
+  if (!r.errors().empty()) {
+    return Status::invalidArgument(loadError(source_name, r.errors()));
   }
   return config;
 }

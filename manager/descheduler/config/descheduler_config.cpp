@@ -3,7 +3,6 @@
 #include <set>
 #include <utility>
 
-#include "decode_util.hpp"
 #include "koord/config/file.hpp"
 #include "koord/config/yaml.hpp"
 #include "plugin_args_decode.hpp"
@@ -12,11 +11,11 @@ namespace koord::manager::descheduler::config {
 
 namespace {
 
-using detail::Field;
-using detail::Reader;
+using koord::config::Field;
+using koord::config::FieldReader;
 
-void readPluginSet(Reader& reader, const Field& field, PluginSet& out) {
-  if (!reader.checkObject(field, {"enabled", "disabled"}, true) || field.absent()) {
+void readPluginSet(FieldReader& reader, const Field& field, PluginSet& out) {
+  if (!reader.checkObject(field, {"enabled", "disabled"}) || field.absent()) {
     return;
   }
   for (const auto& [key, list] :
@@ -32,7 +31,7 @@ void readPluginSet(Reader& reader, const Field& field, PluginSet& out) {
     }
     for (size_t i = 0; i < plugins.value->size(); ++i) {
       const Field plugin = plugins.item(i);
-      if (!reader.checkObject(plugin, {"name"}, true)) {
+      if (!reader.checkObject(plugin, {"name"})) {
         continue;
       }
       std::string name;
@@ -69,8 +68,8 @@ PluginSet mergePluginSet(const std::vector<std::string>& defaults, const PluginS
   return merged;
 }
 
-void readPlugins(Reader& reader, const Field& field, Plugins& out) {
-  if (!reader.checkObject(field, {"deschedule", "balance", "evict", "filter"}, true)) {
+void readPlugins(FieldReader& reader, const Field& field, Plugins& out) {
+  if (!reader.checkObject(field, {"deschedule", "balance", "evict", "filter"})) {
     return;
   }
   Plugins custom;
@@ -89,7 +88,7 @@ bool enabledAnywhere(const Plugins& plugins, std::string_view name) {
          plugins.evict.isEnabled(name) || plugins.filter.isEnabled(name);
 }
 
-void decodeTypedArgs(Reader& reader, const Field& args, PluginConfig& config) {
+void decodeTypedArgs(FieldReader& reader, const Field& args, PluginConfig& config) {
   if (config.name == kMigrationControllerName) {
     config.migration_controller.emplace();
     detail::decodeMigrationControllerArgs(reader, args, *config.migration_controller);
@@ -99,8 +98,8 @@ void decodeTypedArgs(Reader& reader, const Field& args, PluginConfig& config) {
   }
 }
 
-void readProfile(Reader& reader, const Field& field, DeschedulerProfile& out) {
-  if (!reader.checkObject(field, {"name", "plugins", "pluginConfig", "nodeSelector"}, true)) {
+void readProfile(FieldReader& reader, const Field& field, DeschedulerProfile& out) {
+  if (!reader.checkObject(field, {"name", "plugins", "pluginConfig", "nodeSelector"})) {
     return;
   }
   reader.read(field.child("name"), out.name);
@@ -114,7 +113,7 @@ void readProfile(Reader& reader, const Field& field, DeschedulerProfile& out) {
   } else if (!configs.absent()) {
     for (size_t i = 0; i < configs.value->size(); ++i) {
       const Field item = configs.item(i);
-      if (!reader.checkObject(item, {"name", "args"}, true)) {
+      if (!reader.checkObject(item, {"name", "args"})) {
         continue;
       }
       PluginConfig config;
@@ -163,11 +162,9 @@ std::string normalizeBindAddress(const std::string& address) {
   return address.empty() ? address : address + ":" + std::to_string(kDefaultInsecurePort);
 }
 
-void readLeaderElection(Reader& reader, const Field& field, LeaderElectionConfiguration& out) {
-  if (!reader.checkObject(field,
-                          {"leaderElect", "leaseDuration", "renewDeadline", "retryPeriod",
-                           "resourceLock", "resourceName", "resourceNamespace"},
-                          true)) {
+void readLeaderElection(FieldReader& reader, const Field& field, LeaderElectionConfiguration& out) {
+  if (!reader.checkObject(field, {"leaderElect", "leaseDuration", "renewDeadline", "retryPeriod",
+                                  "resourceLock", "resourceName", "resourceNamespace"})) {
     return;
   }
   reader.read(field.child("leaderElect"), out.leader_elect);
@@ -189,9 +186,10 @@ void readLeaderElection(Reader& reader, const Field& field, LeaderElectionConfig
   }
 }
 
-void readClientConnection(Reader& reader, const Field& field, ClientConnectionConfiguration& out) {
-  if (!reader.checkObject(
-          field, {"kubeconfig", "acceptContentTypes", "contentType", "qps", "burst"}, true)) {
+void readClientConnection(FieldReader& reader, const Field& field,
+                          ClientConnectionConfiguration& out) {
+  if (!reader.checkObject(field,
+                          {"kubeconfig", "acceptContentTypes", "contentType", "qps", "burst"})) {
     return;
   }
   reader.read(field.child("kubeconfig"), out.kubeconfig);
@@ -207,15 +205,13 @@ void readClientConnection(Reader& reader, const Field& field, ClientConnectionCo
   out.burst = burst == 0 ? out.burst : burst;
 }
 
-void readTopLevel(Reader& reader, DeschedulerConfiguration& out) {
+void readTopLevel(FieldReader& reader, DeschedulerConfiguration& out) {
   const Field root = reader.root();
-  if (!reader.checkObject(root,
-                          {"apiVersion", "kind", "leaderElection", "clientConnection",
-                           "enableProfiling", "enableContentionProfiling", "healthzBindAddress",
-                           "metricsBindAddress", "deschedulingInterval", "dryRun", "profiles",
-                           "nodeSelector", "maxNoOfPodsToEvictPerNode",
-                           "maxNoOfPodsToEvictPerNamespace", "maxNoOfPodsToEvictTotal"},
-                          true)) {
+  if (!reader.checkObject(root, {"apiVersion", "kind", "leaderElection", "clientConnection",
+                                 "enableProfiling", "enableContentionProfiling",
+                                 "healthzBindAddress", "metricsBindAddress", "deschedulingInterval",
+                                 "dryRun", "profiles", "nodeSelector", "maxNoOfPodsToEvictPerNode",
+                                 "maxNoOfPodsToEvictPerNamespace", "maxNoOfPodsToEvictTotal"})) {
     return;
   }
   std::string api_version;
@@ -341,7 +337,7 @@ Result<DeschedulerConfiguration> loadDeschedulerConfiguration(std::string_view t
                                       std::to_string(docs->size()));
   }
   const koord::config::YamlDocument& doc = docs->front();
-  Reader reader(doc);
+  FieldReader reader(doc);
   DeschedulerConfiguration config;
   readTopLevel(reader, config);
   if (!reader.errors().empty()) {

@@ -6,8 +6,9 @@
 // (deschedule, balance, evict, filter), and pluginConfig[]. A key out of place there is an error
 // naming the file and the key's line, so a mis-indented file fails instead of silently running
 // with fewer plugins:
-//   failed to load DeschedulerConfiguration 'x.yaml': line 17: unknown field "deschedule" in
-//   profiles[0]
+//   failed to load DeschedulerConfiguration 'x.yaml': line 17: profiles[0]: unknown field
+//   "deschedule"
+// (koord::config::FieldReader's format, the same as every koord config loader's).
 // The args of MigrationController and LowNodeLoad are decoded and defaulted (plugin_args.hpp);
 // keys they do not model, and the args of other plugins, are kept as written.
 //

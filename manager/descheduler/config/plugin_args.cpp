@@ -12,12 +12,12 @@ namespace {
 constexpr char kArgsApiVersion[] = "descheduler/v1alpha2";
 
 // Checks apiVersion/kind of an args object and collects its unknown keys into `extra`.
-bool beginArgs(Reader& reader, const Field& args, std::string_view kind,
+bool beginArgs(FieldReader& reader, const Field& args, std::string_view kind,
                std::initializer_list<std::string_view> known, Json& extra) {
   if (args.absent()) {
     return false;
   }
-  if (!reader.checkObject(args, known, /*strict=*/false)) {
+  if (!reader.checkObject(args, known, koord::config::UnknownFields::kWarn)) {
     return false;
   }
   std::string api_version;
@@ -45,7 +45,7 @@ bool beginArgs(Reader& reader, const Field& args, std::string_view kind,
   return true;
 }
 
-void readEnum(Reader& reader, const Field& field, std::string& out,
+void readEnum(FieldReader& reader, const Field& field, std::string& out,
               std::initializer_list<std::string_view> allowed) {
   std::string value = out;
   reader.read(field, value);
@@ -63,14 +63,14 @@ void readEnum(Reader& reader, const Field& field, std::string& out,
   reader.error(field, "Unsupported value: \"" + value + "\": supported values: " + supported);
 }
 
-void readNonNegative(Reader& reader, const Field& field, std::optional<int32_t>& out) {
+void readNonNegative(FieldReader& reader, const Field& field, std::optional<int32_t>& out) {
   reader.read(field, out);
   if (!field.absent() && out && *out < 0) {
     reader.error(field, "must be greater than or equal to 0");
   }
 }
 
-void readIntOrPercent(Reader& reader, const Field& field, std::optional<IntOrPercent>& out) {
+void readIntOrPercent(FieldReader& reader, const Field& field, std::optional<IntOrPercent>& out) {
   if (field.absent()) {
     return;
   }
@@ -93,8 +93,8 @@ void readIntOrPercent(Reader& reader, const Field& field, std::optional<IntOrPer
                "expected a non-negative integer or a percentage such as \"10%\", got " + v.dump());
 }
 
-void readNamespaces(Reader& reader, const Field& field, std::optional<Namespaces>& out) {
-  if (field.absent() || !reader.checkObject(field, {"include", "exclude"}, true)) {
+void readNamespaces(FieldReader& reader, const Field& field, std::optional<Namespaces>& out) {
+  if (field.absent() || !reader.checkObject(field, {"include", "exclude"})) {
     return;
   }
   Namespaces namespaces;
@@ -106,7 +106,7 @@ void readNamespaces(Reader& reader, const Field& field, std::optional<Namespaces
   out = std::move(namespaces);
 }
 
-void readThresholds(Reader& reader, const Field& field, ResourceThresholds& out) {
+void readThresholds(FieldReader& reader, const Field& field, ResourceThresholds& out) {
   reader.read(field, out);
   for (const auto& [resource, percent] : out) {
     if (percent < 0 || percent > 100) {
@@ -115,7 +115,7 @@ void readThresholds(Reader& reader, const Field& field, ResourceThresholds& out)
   }
 }
 
-void checkLowBelowHigh(Reader& reader, const Field& low_field, const ResourceThresholds& low,
+void checkLowBelowHigh(FieldReader& reader, const Field& low_field, const ResourceThresholds& low,
                        const ResourceThresholds& high, bool deviation) {
   if (deviation) {
     return;
@@ -130,10 +130,9 @@ void checkLowBelowHigh(Reader& reader, const Field& low_field, const ResourceThr
   }
 }
 
-void readAnomalyCondition(Reader& reader, const Field& field, LoadAnomalyCondition& out) {
-  if (field.absent() ||
-      !reader.checkObject(field, {"timeout", "consecutiveAbnormalities", "consecutiveNormalities"},
-                          true)) {
+void readAnomalyCondition(FieldReader& reader, const Field& field, LoadAnomalyCondition& out) {
+  if (field.absent() || !reader.checkObject(field, {"timeout", "consecutiveAbnormalities",
+                                                    "consecutiveNormalities"})) {
     return;
   }
   reader.read(field.child("timeout"), out.timeout);
@@ -163,7 +162,7 @@ void defaultWeights(const ResourceThresholds& low, const ResourceThresholds& hig
 
 }  // namespace
 
-void decodeMigrationControllerArgs(Reader& reader, const Field& args,
+void decodeMigrationControllerArgs(FieldReader& reader, const Field& args,
                                    MigrationControllerArgs& out) {
   if (!beginArgs(reader, args, "MigrationControllerArgs",
                  {"apiVersion",
@@ -208,7 +207,7 @@ void decodeMigrationControllerArgs(Reader& reader, const Field& args,
   reader.read(args.child("evictSystemCriticalPods"), out.evict_system_critical_pods);
   reader.read(args.child("ignorePvcPods"), out.ignore_pvc_pods);
   const Field priority = args.child("priorityThreshold");
-  if (!priority.absent() && reader.checkObject(priority, {"value", "name"}, true)) {
+  if (!priority.absent() && reader.checkObject(priority, {"value", "name"})) {
     PriorityThreshold threshold;
     reader.read(priority.child("value"), threshold.value);
     reader.read(priority.child("name"), threshold.name);
@@ -230,12 +229,12 @@ void decodeMigrationControllerArgs(Reader& reader, const Field& args,
   reader.read(args.child("skipCheckExpectedReplicas"), out.skip_check_expected_replicas);
 
   const Field limiters = args.child("objectLimiters");
-  if (!limiters.absent() && reader.checkObject(limiters, {"workload"}, true) &&
+  if (!limiters.absent() && reader.checkObject(limiters, {"workload"}) &&
       !limiters.value->empty()) {
     std::map<std::string, ObjectLimiter> parsed;
     for (auto it = limiters.value->begin(); it != limiters.value->end(); ++it) {
       const Field limiter = limiters.child(it.key());
-      if (!reader.checkObject(limiter, {"duration", "maxMigrating"}, true)) {
+      if (!reader.checkObject(limiter, {"duration", "maxMigrating"})) {
         continue;
       }
       ObjectLimiter value;
@@ -285,7 +284,7 @@ void decodeMigrationControllerArgs(Reader& reader, const Field& args,
     out.default_delete_options = *delete_options.value;
   }
   const Field arbitration = args.child("arbitrationArgs");
-  if (!arbitration.absent() && reader.checkObject(arbitration, {"enabled", "interval"}, true)) {
+  if (!arbitration.absent() && reader.checkObject(arbitration, {"enabled", "interval"})) {
     // As in Koordinator, a written arbitrationArgs without `enabled` is disabled.
     out.arbitration_args.enabled = false;
     reader.read(arbitration.child("enabled"), out.arbitration_args.enabled);
@@ -294,7 +293,7 @@ void decodeMigrationControllerArgs(Reader& reader, const Field& args,
   reader.read(args.child("skipEvictionGates"), out.skip_eviction_gates);
 }
 
-void decodeLowNodeLoadArgs(Reader& reader, const Field& args, LowNodeLoadArgs& out) {
+void decodeLowNodeLoadArgs(FieldReader& reader, const Field& args, LowNodeLoadArgs& out) {
   const bool present = beginArgs(
       reader, args, "LowNodeLoadArgs",
       {"apiVersion", "kind", "paused", "dryRun", "numberOfNodes", "nodeMetricExpirationSeconds",
@@ -319,7 +318,7 @@ void decodeLowNodeLoadArgs(Reader& reader, const Field& args, LowNodeLoadArgs& o
       } else {
         for (size_t i = 0; i < pod_selectors.value->size(); ++i) {
           const Field item = pod_selectors.item(i);
-          if (!reader.checkObject(item, {"name", "selector"}, true)) {
+          if (!reader.checkObject(item, {"name", "selector"})) {
             continue;
           }
           LowNodeLoadPodSelector selector;
@@ -354,7 +353,7 @@ void decodeLowNodeLoadArgs(Reader& reader, const Field& args, LowNodeLoadArgs& o
                                   {"name", "nodeSelector", "useDeviationThresholds",
                                    "highThresholds", "lowThresholds", "prodHighThresholds",
                                    "prodLowThresholds", "resourceWeights", "anomalyCondition"},
-                                  false)) {
+                                  koord::config::UnknownFields::kWarn)) {
             continue;
           }
           LowNodeLoadNodePool pool;

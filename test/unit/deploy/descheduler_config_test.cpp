@@ -88,20 +88,22 @@ TEST(DeschedulerConfigTest, KeysOutOfPlaceAreErrorsWithTheirLine) {
   const std::vector<BadCase> cases = {
       {"deschedule at profile level",
        std::string(kHead) + "  deschedule:\n    enabled:\n      - name: PodLifeTime\n",
-       "'x.yaml': line 9: unknown field \"deschedule\" in profiles[0]"},
+       "'x.yaml': line 9: profiles[0]: unknown field \"deschedule\""},
       {"deschedule inside a plugin config",
        std::string(kHead) +
            "  pluginConfig:\n    - name: PodLifeTime\n      deschedule:\n        enabled: []\n",
-       "line 11: unknown field \"deschedule\" in profiles[0].pluginConfig[0]"},
+       "line 11: profiles[0].pluginConfig[0]: unknown field \"deschedule\""},
       {"deschedule inside evict", std::string(kHead) + "      deschedule:\n        enabled: []\n",
-       "line 9: unknown field \"deschedule\" in profiles[0].plugins.evict"},
+       "line 9: profiles[0].plugins.evict: unknown field \"deschedule\""},
       {"plugin entry with a typo", std::string(kHead) + "          nmae: x\n",
-       "line 9: unknown field \"nmae\" in profiles[0].plugins.evict.enabled[0]"},
+       "line 9: profiles[0].plugins.evict.enabled[0]: unknown field \"nmae\" (did you mean "
+       "\"name\"?)"},
       {"unknown top-level key", std::string(kHead) + "deschedulingIntervall: 10s\n",
-       "line 9: unknown field \"deschedulingIntervall\" at the top level"},
+       "line 9: unknown field \"deschedulingIntervall\" (did you mean "
+       "\"deschedulingInterval\"?)"},
       {"unknown leader election key",
        std::string(kHead) + "leaderElection:\n  leaderElection: true\n",
-       "line 10: unknown field \"leaderElection\" in leaderElection"},
+       "line 10: leaderElection: unknown field \"leaderElection\""},
       {"wrong apiVersion", "apiVersion: descheduler/v1alpha1\nkind: DeschedulerConfiguration\n",
        "line 1: apiVersion: Unsupported value: \"descheduler/v1alpha1\""},
       {"wrong kind", "apiVersion: descheduler/v1alpha2\nkind: KubeSchedulerConfiguration\n",
@@ -119,7 +121,8 @@ TEST(DeschedulerConfigTest, KeysOutOfPlaceAreErrorsWithTheirLine) {
       {"migration args of the wrong type",
        std::string(kHead) + "  pluginConfig:\n  - name: MigrationController\n    args:\n"
                             "      maxMigratingPerNode: two\n",
-       "line 12: profiles[0].pluginConfig[0].args.maxMigratingPerNode: expected integer"},
+       "line 12: profiles[0].pluginConfig[0].args.maxMigratingPerNode: expected an integer, "
+       "got string"},
       {"migration eviction policy",
        std::string(kHead) + "  pluginConfig:\n  - name: MigrationController\n    args:\n      "
                             "evictionPolicy: Kill\n",
@@ -250,7 +253,7 @@ TEST(DeschedulerConfigTest, PluginArgsAreDecodedAndDefaulted) {
   EXPECT_EQ(config->metrics_bind_address, "127.0.0.1:10251");
   ASSERT_EQ(config->warnings.size(), 1u);
   EXPECT_EQ(config->warnings[0],
-            "line 29: unknown field \"flowControlQPS\" in profiles[0].pluginConfig[0].args "
+            "line 29: profiles[0].pluginConfig[0].args: unknown field \"flowControlQPS\" "
             "(ignored)");
 
   const DeschedulerProfile& profile = config->profiles[0];
