@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <ostream>
 
-#include "agent/app/daemon.hpp"
+#include "agent/app/run_daemon.hpp"
 #include "agent/system/cgroup_layout.hpp"
 #include "koord/api/extension/duration.hpp"
 #include "koord/common/program.hpp"
