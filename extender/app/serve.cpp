@@ -16,9 +16,9 @@
 #include "extender/framework/handle.hpp"
 #include "extender/framework/runtime.hpp"
 #include "extender/plugins/builtin.hpp"
+#include "extender/plugins/kube/kube_plugins.hpp"
 #include "extender/reservation/controller.hpp"
 #include "extender/server/extender_server.hpp"
-#include "extender/simulator/basic/basic_plugins.hpp"
 #include "koord/api/core/node.hpp"
 #include "koord/api/core/pod.hpp"
 #include "koord/api/scheduling/reservation.hpp"
@@ -129,12 +129,11 @@ Result<std::unique_ptr<framework::Runtime>> placementRuntime(
     const config::KoordExtenderConfiguration& config, const framework::Handle& handle) {
   framework::RuntimeOptions options;
   options.parallelism = config.parallelism;
-  options.plugins = simulator::basic::basicPluginConfigs();
+  options.plugins = plugins::kube::filterConfigs();
   for (const config::PluginConfiguration& plugin : config.plugins) {
     options.plugins.push_back({plugin.name, plugin.args, plugin.weight});
   }
-  return framework::Runtime::create(simulator::basic::simulatorRegistry(), handle,
-                                    std::move(options));
+  return framework::Runtime::create(plugins::placementRegistry(), handle, std::move(options));
 }
 
 // Runs the reservation loop: under the Lease when leaderElection.leaderElect, else at once.

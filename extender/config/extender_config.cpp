@@ -6,6 +6,7 @@
 #include <set>
 #include <utility>
 
+#include "extender/plugins/builtin.hpp"
 #include "koord/api/extension/duration.hpp"
 #include "koord/config/field_reader.hpp"
 #include "koord/config/file.hpp"
@@ -220,11 +221,10 @@ uint16_t ServerConfiguration::port() const {
 }
 
 std::vector<PluginConfiguration> defaultPlugins() {
-  return {{"NodeReservation", 1, nullptr},
-          {"PriorityQoS", 1, nullptr},
-          {"BatchResources", 1, nullptr},
-          {"DeviceResources", 1, nullptr},
-          {"Reservation", 1, nullptr}};
+  std::vector<PluginConfiguration> configs;
+  for (std::string& name : plugins::defaultPluginNames())
+    configs.push_back({std::move(name), 1, nullptr});
+  return configs;
 }
 
 KoordExtenderConfiguration defaultConfiguration() {

@@ -93,8 +93,8 @@ struct KoordExtenderConfiguration {
   std::vector<PluginConfiguration> plugins;  // defaultPlugins() when the file has no `plugins`
 };
 
-// NodeReservation, PriorityQoS, BatchResources, DeviceResources and Reservation, weight 1, default
-// args.
+// Every built-in plugin in the registry's order (plugins::defaultPluginNames(): NodeReservation,
+// PriorityQoS, BatchResources, DeviceResources, Reservation), weight 1, default args.
 [[nodiscard]] std::vector<PluginConfiguration> defaultPlugins();
 
 // The configuration with every default (what an empty file would give).

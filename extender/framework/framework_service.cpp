@@ -4,6 +4,8 @@
 #include <map>
 #include <utility>
 
+#include "extender/framework/extender_score.hpp"
+
 namespace koord::extender::framework {
 namespace {
 
@@ -50,11 +52,6 @@ std::shared_ptr<const PodInfo> findByUid(const NodeInfo* node, const std::string
       return pod;
   }
   return nullptr;
-}
-
-int64_t toExtenderScore(int64_t score) {
-  const int64_t scaled = (score * ext::kMaxExtenderPriority + 50) / 100;
-  return std::clamp(scaled, ext::kMinExtenderPriority, ext::kMaxExtenderPriority);
 }
 
 }  // namespace

@@ -18,6 +18,8 @@ NodeInfo::NodeInfo(std::shared_ptr<const api::core::Node> node,
   has_node_reservation_ = annotation != annotations.end() && !annotation->second.empty();
   for (const auto& pod : pods_) {
     requested_.add(pod->requests);
+    non_zero_requested_.milli_cpu += pod->non_zero.milli_cpu;
+    non_zero_requested_.memory += pod->non_zero.memory;
   }
   reservations_.reserve(reservations.size());
   std::vector<std::shared_ptr<ReservationInfo>> pre_allocated;

@@ -29,6 +29,8 @@ class NodeInfo {
   [[nodiscard]] const api::core::Node& node() const { return *node_; }
   [[nodiscard]] const std::shared_ptr<const api::core::Node>& nodePtr() const { return node_; }
   [[nodiscard]] const std::vector<std::shared_ptr<const PodInfo>>& pods() const { return pods_; }
+  // Sum of the pods' non-zero cpu and memory (what kube-scheduler's LeastAllocated counts).
+  [[nodiscard]] const NonZeroRequests& nonZeroRequested() const { return non_zero_requested_; }
   // status.allocatable.
   [[nodiscard]] const Resource& allocatable() const { return allocatable_; }
   // Sum of the pods' requests (pods = their count).
@@ -52,6 +54,7 @@ class NodeInfo {
   std::vector<std::shared_ptr<const PodInfo>> pods_;
   Resource allocatable_;
   Resource requested_;
+  NonZeroRequests non_zero_requested_;
   std::vector<std::shared_ptr<const ReservationInfo>> reservations_;
   Resource reserved_;
   int64_t generation_ = 0;

@@ -4,21 +4,54 @@
 
 #include "extender/plugins/batch_resources/batch_resources.hpp"
 #include "extender/plugins/device_resources/device_resources.hpp"
+#include "extender/plugins/kube/kube_plugins.hpp"
 #include "extender/plugins/node_reservation/node_reservation.hpp"
 #include "extender/plugins/priority_qos/priority_qos.hpp"
 #include "extender/plugins/reservation/reservation_plugin.hpp"
 
 namespace koord::extender::plugins {
 
+std::vector<BuiltinPlugin> builtinPluginList() {
+  return {
+      {node_reservation::kName, node_reservation::create},
+      {priority_qos::kName, priority_qos::create},
+      {batch_resources::kName, batch_resources::create},
+      {device_resources::kName, device_resources::create},
+      {reservation::kName, reservation::create},
+  };
+}
+
+std::vector<std::string> defaultPluginNames() {
+  std::vector<std::string> names;
+  for (const BuiltinPlugin& plugin : builtinPluginList())
+    names.emplace_back(plugin.name);
+  return names;
+}
+
 framework::Registry builtinPlugins() {
   framework::Registry registry;
   // The names are distinct constants, so add() cannot fail here.
-  (void)registry.add(std::string(node_reservation::kName), node_reservation::create);
-  (void)registry.add(std::string(priority_qos::kName), priority_qos::create);
-  (void)registry.add(std::string(batch_resources::kName), batch_resources::create);
-  (void)registry.add(std::string(device_resources::kName), device_resources::create);
-  (void)registry.add(std::string(reservation::kName), reservation::create);
+  for (const BuiltinPlugin& plugin : builtinPluginList())
+    (void)registry.add(std::string(plugin.name), plugin.factory);
   return registry;
+}
+
+framework::Registry placementRegistry() {
+  framework::Registry registry = kube::kubePlugins();
+  // kube-scheduler's names differ from the built-in ones.
+  for (const BuiltinPlugin& plugin : builtinPluginList())
+    (void)registry.add(std::string(plugin.name), plugin.factory);
+  return registry;
+}
+
+std::vector<framework::PluginConfig> simulatorDefaultConfigs() {
+  std::vector<framework::PluginConfig> configs = kube::filterConfigs();
+  for (const BuiltinPlugin& plugin : builtinPluginList()) {
+    framework::PluginConfig config;
+    config.name = std::string(plugin.name);
+    configs.push_back(std::move(config));
+  }
+  return configs;
 }
 
 }  // namespace koord::extender::plugins

@@ -1,13 +1,43 @@
-// The built-in koord-extender plugins, listed in one place (no self-registration):
-// NodeReservation, PriorityQoS, BatchResources, DeviceResources, Reservation.
-// docs/extender-plugins.md describes each.
+// The plugin registry: koord-extender's built-in plugins in one ordered list (no
+// self-registration), and kube-scheduler's filters (plugins/kube) for the places koord-extender
+// chooses a node itself. The list's order is the default plugin order everywhere: koord-extender's
+// default configuration, the shipped deploy/extender-config, the simulator and
+// docs/extender-plugins.md. A node is rejected by the first plugin that refuses it, so the order
+// decides which reason a user reads; tests hold the four to this list.
+//
+// Adding a plugin: its folder under plugins/, and one line in builtin.cpp's list.
 #pragma once
 
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "extender/framework/registry.hpp"
+#include "extender/framework/runtime.hpp"
 
 namespace koord::extender::plugins {
 
-// A registry with every built-in plugin under its kName.
+struct BuiltinPlugin {
+  std::string_view name;
+  framework::PluginFactory factory;
+};
+
+// NodeReservation, PriorityQoS, BatchResources, DeviceResources, Reservation: the default order.
+[[nodiscard]] std::vector<BuiltinPlugin> builtinPluginList();
+
+// The names of builtinPluginList(), in order.
+[[nodiscard]] std::vector<std::string> defaultPluginNames();
+
+// A registry with every built-in plugin under its kName: what `koord-extender serve` creates its
+// plugins from.
 [[nodiscard]] framework::Registry builtinPlugins();
+
+// builtinPlugins() plus kube-scheduler's filters (kube::kubePlugins()): what the simulator and the
+// Reservation loop create their runtime from.
+[[nodiscard]] framework::Registry placementRegistry();
+
+// kube::filterConfigs(), then defaultPluginNames() with default args and weight 1: the
+// simulator's plugin list.
+[[nodiscard]] std::vector<framework::PluginConfig> simulatorDefaultConfigs();
 
 }  // namespace koord::extender::plugins

@@ -12,7 +12,8 @@
 namespace koord::extender::reservation {
 
 Result<Placement> place(const api::scheduling::Reservation& r,
-                        const framework::ClusterView& cluster, const framework::Runtime& runtime) {
+                        const framework::ClusterView& cluster, const framework::Runtime& runtime,
+                        int64_t extender_weight) {
   const std::string prefix = "failed to place reservation '" + r.metadata.name + "': ";
   std::shared_ptr<api::core::Pod> pod = framework::reservePod(r);
   if (pod == nullptr) {
@@ -74,11 +75,12 @@ Result<Placement> place(const api::scheduling::Reservation& r,
         node->name() == filtered.feasible[feasible.size()])
       feasible.push_back(node);
   }
-  const std::vector<int64_t> scores = runtime.score(**info, feasible);
+  const std::vector<plugins::kube::NodeScore> scores = plugins::kube::prioritize(
+      **info, feasible, runtime, extender_weight, plugins::kube::Used::kPodsAndReservations);
   size_t best = 0;
-  for (size_t i = 1; i < feasible.size() && i < scores.size(); ++i) {
-    if (scores[i] > scores[best] ||
-        (scores[i] == scores[best] && feasible[i]->name() < feasible[best]->name()))
+  for (size_t i = 1; i < feasible.size(); ++i) {
+    if (scores[i].total > scores[best].total ||
+        (scores[i].total == scores[best].total && feasible[i]->name() < feasible[best]->name()))
       best = i;
   }
   out.node = feasible[best]->name();

@@ -1,15 +1,19 @@
 // Placing a pending Reservation: its reserve pod (framework::reservePod) goes through the same
-// filter and score plugins as pods (the placement Runtime: kube-scheduler's basic filters, which
-// kube-scheduler itself runs for pods, then koord-extender's configured plugins, Reservation
-// included), over every node, or only the one spec.template.spec.nodeName pins. With
+// filters and scores as a pod would in kube-scheduler with koord-extender (the placement Runtime:
+// kube-scheduler's filters, which kube-scheduler itself runs for pods, then koord-extender's
+// configured plugins, Reservation included; scored by plugins/kube/prioritize.hpp: kube-scheduler's
+// default score plugins plus the extender's score times its weight), over every node, or only the
+// one spec.template.spec.nodeName pins. With
 // spec.preAllocation the nodes are judged without their pods: the reservation may take what running
 // pods hold, and holds it as they leave (NodeInfo caps what it holds at what is free).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "extender/framework/handle.hpp"
 #include "extender/framework/runtime.hpp"
+#include "extender/plugins/kube/prioritize.hpp"
 #include "koord/api/scheduling/reservation.hpp"
 #include "koord/common/result.hpp"
 #include "koord/resource/resource_list.hpp"
@@ -24,11 +28,13 @@ struct Placement {
   std::string message;
 };
 
-// The highest-scoring feasible node (ties: the first by name). kInvalidArgument when the
-// reservation has neither template nor resources or its requests cannot be summed; kInternal
+// The highest-scoring feasible node (ties: the first by name). `extender_weight`: the weight
+// kube-scheduler's configuration gives koord-extender (the shipped one: 10). kInvalidArgument when
+// the reservation has neither template nor resources or its requests cannot be summed; kInternal
 // when a plugin fails.
-[[nodiscard]] Result<Placement> place(const api::scheduling::Reservation& r,
-                                      const framework::ClusterView& cluster,
-                                      const framework::Runtime& runtime);
+[[nodiscard]] Result<Placement> place(
+    const api::scheduling::Reservation& r, const framework::ClusterView& cluster,
+    const framework::Runtime& runtime,
+    int64_t extender_weight = plugins::kube::kShippedExtenderWeight);
 
 }  // namespace koord::extender::reservation

@@ -1,5 +1,7 @@
 #include "extender/simulator/simulate_command.hpp"
 
+#include <charconv>
+#include <cstdint>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -16,20 +18,26 @@ namespace {
 constexpr std::string_view kUsage =
     "Usage: koord-extender simulate -f <cluster.yaml> [-f <more.yaml> ...] [-o table|json|yaml]\n"
     "\n"
-    "Places the pending pods (no spec.nodeName) of the cluster described by the YAML files with\n"
-    "kube-scheduler's basic filters (NodeUnschedulable, NodeName, TaintToleration, NodeAffinity,\n"
-    "NodeResourcesFit) and koord-extender's plugins (PriorityQoS, NodeReservation,\n"
-    "BatchResources, DeviceResources, Reservation), and prints where each pending pod and\n"
-    "Reservation goes, or why it fits nowhere.\n"
+    "Places the pending pods (no spec.nodeName) of the cluster described by the YAML files as a\n"
+    "stock kube-scheduler with koord-extender would: kube-scheduler's filters (NodeUnschedulable,\n"
+    "NodeName, TaintToleration, NodeAffinity, NodeResourcesFit), then koord-extender's plugins\n"
+    "(NodeReservation, PriorityQoS, BatchResources, DeviceResources, Reservation); scored with\n"
+    "kube-scheduler's default score plugins plus koord-extender's score times the extender's\n"
+    "weight. Prints where each pending pod and Reservation goes, or why it fits nowhere.\n"
     "\n"
     "Flags:\n"
-    "  -f, --filename <path>   YAML file with Nodes, Pods and Koordinator objects (repeatable)\n"
-    "  -o, --output <format>   table (default), json or yaml\n"
-    "  -h, --help              print this help\n";
+    "  -f, --filename <path>       YAML file with Nodes, Pods and Koordinator objects "
+    "(repeatable)\n"
+    "  -o, --output <format>       table (default), json or yaml\n"
+    "      --extender-weight <n>   the weight kube-scheduler gives koord-extender's scores, "
+    "1..1000\n"
+    "                              (default 10, as deploy/scheduler-config ships it)\n"
+    "  -h, --help                  print this help\n";
 
 struct Options {
   std::vector<std::string> files;
   std::string output = "table";
+  int64_t extender_weight = plugins::kube::kShippedExtenderWeight;
   bool help = false;
 };
 
@@ -51,7 +59,8 @@ std::string parseArgs(int argc, const char* const* argv, Options& options) {
     }
     const bool is_file = name == "-f" || name == "--filename";
     const bool is_output = name == "-o" || name == "--output";
-    if (!is_file && !is_output) {
+    const bool is_weight = name == "--extender-weight";
+    if (!is_file && !is_output && !is_weight) {
       return "unknown argument '" + std::string(arg) + "'";
     }
     if (!has_value) {
@@ -62,6 +71,12 @@ std::string parseArgs(int argc, const char* const* argv, Options& options) {
     }
     if (is_file) {
       options.files.push_back(std::move(value));
+    } else if (is_weight) {
+      int64_t weight = 0;
+      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), weight);
+      if (ec != std::errc() || end != value.data() + value.size() || weight < 1 || weight > 1000)
+        return "flag --extender-weight must be a whole number from 1 to 1000, got '" + value + "'";
+      options.extender_weight = weight;
     } else {
       options.output = std::move(value);
     }
@@ -96,7 +111,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       return 1;
     }
   }
-  Result<SimulationResult> result = simulate(loader.input(), SimulationOptions{});
+  SimulationOptions simulation;
+  simulation.extender_weight = options.extender_weight;
+  Result<SimulationResult> result = simulate(loader.input(), simulation);
   if (!result.ok()) {
     err << "koord-extender simulate: " << result.status().message() << '\n';
     return 1;

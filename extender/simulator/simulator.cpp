@@ -9,10 +9,11 @@
 #include "extender/framework/cluster_state.hpp"
 #include "extender/framework/fit_error.hpp"
 #include "extender/framework/reservation_info.hpp"
+#include "extender/plugins/builtin.hpp"
+#include "extender/plugins/kube/prioritize.hpp"
 #include "extender/plugins/node_reservation/node_reservation.hpp"
 #include "extender/reservation/lifecycle.hpp"
 #include "extender/reservation/placement.hpp"
-#include "extender/simulator/basic/basic_plugins.hpp"
 #include "koord/api/core/pod_helpers.hpp"
 #include "koord/api/extension/reservation.hpp"
 #include "koord/api/well_known.hpp"
@@ -157,9 +158,9 @@ Result<SimulationResult> simulate(const ClusterInput& input, const SimulationOpt
   framework::BasicHandle handle(state, clock);
   framework::RuntimeOptions runtime_options;
   runtime_options.plugins =
-      options.plugins.empty() ? basic::defaultPluginConfigs() : options.plugins;
+      options.plugins.empty() ? plugins::simulatorDefaultConfigs() : options.plugins;
   runtime_options.parallelism = options.parallelism;
-  const framework::Registry registry = basic::simulatorRegistry();
+  const framework::Registry registry = plugins::placementRegistry();
   KOORD_ASSIGN_OR_RETURN(std::unique_ptr<framework::Runtime> runtime,
                          framework::Runtime::create(registry, handle, runtime_options));
 
@@ -186,7 +187,7 @@ Result<SimulationResult> simulate(const ClusterInput& input, const SimulationOpt
           pod->metadata.creationTimestamp < r->metadata.creationTimestamp)
         return Status::ok();
       ReservationPlacement& rp = result.reservations[i];
-      auto placed = reservation::place(*r, state, *runtime);
+      auto placed = reservation::place(*r, state, *runtime, options.extender_weight);
       if (!placed.ok()) {
         rp.message = placed.status().message();
         continue;
@@ -262,14 +263,9 @@ Result<SimulationResult> simulate(const ClusterInput& input, const SimulationOpt
       continue;
     }
     placement.rejections.clear();
-    const std::vector<int64_t> scores = runtime->score(info, feasible);
-    size_t best = 0;
-    for (size_t i = 1; i < feasible.size() && i < scores.size(); ++i) {
-      if (scores[i] > scores[best]) {
-        best = i;
-      }
-    }
-    const auto& chosen = feasible[best];
+    const std::vector<plugins::kube::NodeScore> scores =
+        plugins::kube::prioritize(info, feasible, *runtime, options.extender_weight);
+    const auto& chosen = feasible[plugins::kube::bestNode(scores)];
     binder.reset();
     framework::PluginStatus bound = runtime->bind(info, *chosen, binder);
     if (!bound.isSuccess()) {

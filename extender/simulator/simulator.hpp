@@ -10,7 +10,9 @@
 // Koordinator's reserve pods (priority MaxInt32) go first.
 // Nodes looked at per pod: kube-scheduler's numFeasibleNodesToFind (adaptive
 // percentageOfNodesToScore) starting where the previous pod stopped; every node when none fits.
-// Among the feasible nodes the highest score wins; ties go to the first in that rotation.
+// Among the feasible nodes the highest score wins (plugins/kube/prioritize.hpp: kube-scheduler's
+// default score plugins plus koord-extender's score times `extender_weight` times 10); ties go to
+// the first in that rotation.
 //
 // Thread safety: simulate() is a pure function of its arguments (it may use worker threads).
 #pragma once
@@ -24,15 +26,18 @@
 #include "extender/framework/plugin_status.hpp"
 #include "extender/framework/resource.hpp"
 #include "extender/framework/runtime.hpp"
+#include "extender/plugins/kube/prioritize.hpp"
 #include "extender/simulator/cluster_loader.hpp"
 #include "koord/common/result.hpp"
 
 namespace koord::extender::simulator {
 
 struct SimulationOptions {
-  // Empty: basic::defaultPluginConfigs().
+  // Empty: plugins::simulatorDefaultConfigs().
   std::vector<framework::PluginConfig> plugins;
   int parallelism = 0;  // as RuntimeOptions::parallelism
+  // The weight kube-scheduler's configuration gives koord-extender's prioritize (>= 0).
+  int64_t extender_weight = plugins::kube::kShippedExtenderWeight;
 };
 
 // Why one node did not take a pod.

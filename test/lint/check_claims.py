@@ -160,10 +160,10 @@ def check_not_yet_rows(rows, compatibility, problems):
 
 def builtin_plugins(source, problems):
     builtin = source / "extender/plugins/builtin.cpp"
-    namespaces = re.findall(r"registry\.add\(std::string\((\w+)::kName\)", builtin.read_text())
+    namespaces = re.findall(r"\{(\w+)::kName, \1::create\}", builtin.read_text())
     if not namespaces:
         problems.add("extender/plugins/builtin.cpp",
-                     "no registry.add(std::string(<ns>::kName), ...) found")
+                     "no {<ns>::kName, <ns>::create} entry found in builtinPluginList()")
     plugins = []
     for ns in namespaces:
         found = None
@@ -219,6 +219,10 @@ def check_plugins(source, plugins, extender, problems):
         for where, text in texts.items():
             if not re.search(rf"\b{re.escape(plugin)}\b", text):
                 problems.add(where, f"plugin '{plugin}' (builtinPlugins()) is not named")
+    if set(doc_rows) == set(plugins) and doc_rows != plugins:
+        problems.add("docs/extender-plugins.md",
+                     "the plugin table's order " + ", ".join(doc_rows) + " is not the registry's "
+                     "(builtinPluginList()): " + ", ".join(plugins))
     for name in doc_rows:
         if name not in plugins:
             problems.add("docs/extender-plugins.md",

@@ -8,23 +8,23 @@ namespace koord::extender::plugins::priority_qos {
 
 namespace {
 
-using framework::KoordQos;
-using framework::PriorityBand;
+using api::PriorityClass;
+using api::QoSClass;
 
-bool forbiddenPair(KoordQos qos, PriorityBand band) {
+bool forbiddenPair(QoSClass qos, PriorityClass band) {
   switch (qos) {
-    case KoordQos::kBE:
-      return band == PriorityBand::kNone || band == PriorityBand::kProd;
-    case KoordQos::kLSR:
-    case KoordQos::kLSE:
-      return band != PriorityBand::kProd;
+    case QoSClass::kBE:
+      return band == PriorityClass::kNone || band == PriorityClass::kProd;
+    case QoSClass::kLSR:
+    case QoSClass::kLSE:
+      return band != PriorityClass::kProd;
     default:
       return false;
   }
 }
 
-std::string bandText(PriorityBand band) {
-  std::string_view name = framework::priorityBandName(band);
+std::string bandText(PriorityClass band) {
+  std::string_view name = api::toString(band);
   return name.empty() ? std::string("none") : std::string(name);
 }
 
@@ -46,12 +46,12 @@ Result<Args> decodeArgs(const api::Json& args) {
 }
 
 std::optional<std::string> rejection(const Args& args, const framework::PodInfo& pod) {
-  const std::string qos(framework::koordQosName(pod.qos));
+  const std::string qos(api::toString(pod.qos));
   if (forbiddenPair(pod.qos, pod.band)) {
     return "pod with QoS class " + qos + " cannot use priority class " + bandText(pod.band) +
            " (priority " + std::to_string(pod.priority) + ")";
   }
-  const bool latency_sensitive = pod.qos == KoordQos::kLSR || pod.qos == KoordQos::kLSE;
+  const bool latency_sensitive = pod.qos == QoSClass::kLSR || pod.qos == QoSClass::kLSE;
   if (args.require_integer_cpu && latency_sensitive && pod.requests.milli_cpu % 1000 != 0) {
     return "pod with QoS class " + qos + " must request whole CPUs, got cpu " +
            milliCpuText(pod.requests.milli_cpu);

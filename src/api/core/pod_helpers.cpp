@@ -64,8 +64,6 @@ bool isRestartableInitContainer(const Container& c) {
   return c.restartPolicy.has_value() && *c.restartPolicy == "Always";
 }
 
-using ResourcesOf = const ResourceList& (*)(const Container&);
-
 const ResourceList& requestsOf(const Container& c) {
   return c.resources.requests;
 }
@@ -76,6 +74,8 @@ const ResourceList& limitsOf(const Container& c) {
 // The sidecar-aware aggregate of the KEP-753 formula: regular containers and sidecars are summed;
 // each init container needs its own resources plus the sidecars started before it; the result is
 // the maximum of the two.
+// `resources_of(container)` gives the list to count (by reference or by value).
+template <typename ResourcesOf>
 Result<ResourceList> aggregateContainers(const PodSpec& spec, ResourcesOf resources_of) {
   ResourceList result;
   for (const auto& c : spec.containers) {
@@ -164,6 +164,34 @@ Result<ResourceList> podRequests(const Pod& pod) {
   }
   KOORD_RETURN_IF_ERROR(addInto(reqs, pod.spec.overhead));
   return reqs;
+}
+
+Result<ResourceList> podNonZeroRequests(const Pod& pod) {
+  constexpr int64_t kDefaultMilliCPURequest = 100;
+  constexpr int64_t kDefaultMemoryRequest = int64_t{200} * 1024 * 1024;
+  KOORD_ASSIGN_OR_RETURN(ResourceList reqs, podRequests(pod));
+  const bool pod_level =
+      pod.spec.resources && hasSupportedPodLevelResource(pod.spec.resources->requests);
+  // kube-scheduler's getNonMissingContainerRequests: both defaults without pod-level requests;
+  // with them, only for what neither level sets.
+  ResourceList non_missing;
+  if (!pod_level || !reqs.contains("cpu"))
+    non_missing.emplace("cpu", Quantity::fromMilli(kDefaultMilliCPURequest));
+  if (!pod_level || !reqs.contains("memory"))
+    non_missing.emplace("memory", Quantity::fromInt(kDefaultMemoryRequest));
+  const auto with_defaults = [&non_missing](const Container& c) {
+    ResourceList list = c.resources.requests;
+    for (const auto& [name, quantity] : non_missing) {
+      list.try_emplace(name, quantity);
+    }
+    return list;
+  };
+  KOORD_ASSIGN_OR_RETURN(ResourceList non_zero, aggregateContainers(pod.spec, with_defaults));
+  if (pod_level) {
+    applyPodLevelResources(non_zero, pod.spec.resources->requests);
+  }
+  KOORD_RETURN_IF_ERROR(addInto(non_zero, pod.spec.overhead));
+  return non_zero;
 }
 
 Result<ResourceList> podLimits(const Pod& pod) {

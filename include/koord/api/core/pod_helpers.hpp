@@ -26,6 +26,13 @@ namespace koord::api::core {
 // kOutOfRange when the sum overflows; checkNonNegativeResources' error for a negative quantity.
 [[nodiscard]] Result<resource::ResourceList> podRequests(const Pod& pod);
 
+// What kube-scheduler's scoring counts for a pod (NodeInfo's NonZeroRequested, the
+// NonMissingContainerRequests of resource.PodRequests): as podRequests, but a container (or init
+// container) that does not set a cpu or memory request counts 100m cpu or 200Mi memory for it
+// (with pod-level requests, only for a resource neither level sets). An explicit 0 stays 0. The
+// same errors as podRequests.
+[[nodiscard]] Result<resource::ResourceList> podNonZeroRequests(const Pod& pod);
+
 // As podRequests, for limits (resource.PodLimits): containers' limits summed, init containers as a
 // maximum, pod-level limits replace the aggregate, overhead added to resources that have a limit.
 // The same errors as podRequests.

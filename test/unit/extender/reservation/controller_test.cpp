@@ -5,7 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "extender/simulator/basic/basic_plugins.hpp"
+#include "extender/plugins/builtin.hpp"
 #include "test/mocks/k8s/mock_client.hpp"
 #include "test/unit/extender/reservation/reservation_test_util.hpp"
 
@@ -22,9 +22,8 @@ class ReservationControllerTest : public ::testing::Test {
     state_.upsertNode(makeNode("n1", {{"cpu", "8"}, {"memory", "16Gi"}, {"pods", "110"}}));
     framework::RuntimeOptions options;
     options.parallelism = 1;
-    options.plugins = simulator::basic::defaultPluginConfigs();
-    auto runtime =
-        framework::Runtime::create(simulator::basic::simulatorRegistry(), handle_, options);
+    options.plugins = plugins::simulatorDefaultConfigs();
+    auto runtime = framework::Runtime::create(plugins::placementRegistry(), handle_, options);
     ASSERT_TRUE(runtime.ok()) << runtime.status();
     runtime_ = std::move(*runtime);
     reservation::ControllerOptions controller_options;

@@ -121,6 +121,97 @@ spec: {containers: [{name: c, resources: {requests: {cpu: "2"}}}]}
             "0/1 nodes are available: 1 Insufficient cpu (held by reservations).");
 }
 
+// Two empty 8-CPU nodes, a Reservation pinned to node-a holding 4 CPUs, and a short-form one with
+// no node. Scored as a Koordinator scheduler would (it sees reserve pods), the second goes to the
+// empty node-b. Placed by filters alone, it went beside the first on node-a, filling it, and a pod
+// that may only run on node-a was refused.
+TEST(ReservationSimulationTest, ShortFormReservationGoesToTheEmptierNodeAsKubeSchedulerScores) {
+  ClusterLoader loader;
+  ASSERT_TRUE(loader
+                  .addText(R"(apiVersion: v1
+kind: Node
+metadata: {name: node-a, labels: {pool: a}}
+status: {allocatable: {cpu: "8", memory: 16Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-b}
+status: {allocatable: {cpu: "8", memory: 16Gi, pods: "10"}}
+---
+apiVersion: scheduling.koordinator.sh/v1alpha1
+kind: Reservation
+metadata: {name: pinned, creationTimestamp: "2026-12-01T10:00:00Z"}
+spec:
+  template:
+    spec:
+      nodeName: node-a
+      containers: [{name: c, resources: {requests: {cpu: "4", memory: 4Gi}}}]
+  owners: [{labelSelector: {matchLabels: {app: web}}}]
+---
+apiVersion: scheduling.koordinator.sh/v1alpha1
+kind: Reservation
+metadata: {name: short-form, creationTimestamp: "2026-12-01T10:00:01Z"}
+spec:
+  resources: {requests: {cpu: "4", memory: 4Gi}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: on-a, namespace: default, creationTimestamp: "2026-12-01T10:00:02Z"}
+spec:
+  nodeSelector: {pool: a}
+  containers: [{name: c, resources: {requests: {cpu: "2", memory: 2Gi}}}]
+)",
+                           "inline.yaml")
+                  .isOk());
+  const SimulationResult result = run(loader);
+  ASSERT_EQ(result.reservations.size(), 2u);
+  EXPECT_EQ(result.reservations[0].node, "node-a");
+  EXPECT_EQ(result.reservations[1].node, "node-b") << "node-a already holds 4 of its 8 CPUs";
+  EXPECT_EQ(placementOf(result, "default/on-a").node, "node-a")
+      << placementOf(result, "default/on-a").message;
+}
+
+// An owner's preference for the node holding its reservation is koord-extender's score (10 on the
+// wire), worth 10 x weight x 10 of kube-scheduler's points; a PreferNoSchedule taint there costs
+// TaintToleration's 100 x 3. At the shipped weight 10 the reservation wins; at weight 1 the taint.
+TEST(ReservationSimulationTest, ExtenderWeightScalesTheReservationPreferenceAgainstKubeScores) {
+  const std::string cluster = R"(apiVersion: v1
+kind: Node
+metadata: {name: node-r}
+spec: {taints: [{key: spot, value: "true", effect: PreferNoSchedule}]}
+status: {allocatable: {cpu: "8", memory: 16Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-e}
+status: {allocatable: {cpu: "8", memory: 16Gi, pods: "10"}}
+---
+apiVersion: scheduling.koordinator.sh/v1alpha1
+kind: Reservation
+metadata: {name: held, uid: r-uid}
+spec:
+  template: {spec: {containers: [{name: c, resources: {requests: {cpu: "2", memory: 2Gi}}}]}}
+  owners: [{labelSelector: {matchLabels: {app: web}}}]
+status: {phase: Available, nodeName: node-r, allocatable: {cpu: "2", memory: 2Gi}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: default, labels: {app: web}}
+spec: {containers: [{name: c, resources: {requests: {cpu: "2", memory: 2Gi}}}]}
+)";
+  for (const auto& [weight, want] :
+       std::vector<std::pair<int64_t, std::string>>{{10, "node-r"}, {1, "node-e"}}) {
+    SCOPED_TRACE(weight);
+    ClusterLoader loader;
+    ASSERT_TRUE(loader.addText(cluster, "inline.yaml").isOk());
+    SimulationOptions options;
+    options.extender_weight = weight;
+    auto result = simulate(loader.input(), options);
+    ASSERT_TRUE(result.ok()) << result.status();
+    EXPECT_EQ(placementOf(*result, "default/web").node, want);
+  }
+}
+
 TEST(ReservationSimulationTest, InvalidReservationIsALoadErrorWithItsLine) {
   ClusterLoader loader;
   const Status status = loader.addText(R"(apiVersion: scheduling.koordinator.sh/v1alpha1

@@ -110,6 +110,12 @@ TEST(SimulateCommandTest, Errors) {
        2,
        "flag --output must be table, json or yaml, got 'xml'"},
       {{"--frobnicate"}, 2, "unknown argument '--frobnicate'"},
+      {{"-f", kSimulateExample, "--extender-weight", "0"},
+       2,
+       "flag --extender-weight must be a whole number from 1 to 1000, got '0'"},
+      {{"-f", kSimulateExample, "--extender-weight=ten"},
+       2,
+       "flag --extender-weight must be a whole number from 1 to 1000, got 'ten'"},
       {{"-f", dir + "/missing.yaml"}, 1, dir + "/missing.yaml"},
       {{"-f", kSimulateExample, "-f", bad}, 1, bad + ": line 5: unknown field \"bogus\""},
   };

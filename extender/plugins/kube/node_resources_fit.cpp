@@ -1,27 +1,11 @@
-#include "extender/simulator/basic/node_resources_fit.hpp"
+#include "extender/plugins/kube/node_resources_fit.hpp"
 
 #include <algorithm>
 #include <utility>
 
 #include "extender/plugins/common/args_decoder.hpp"
 
-namespace koord::extender::simulator::basic {
-
-namespace {
-
-constexpr int64_t kDefaultMilliCpuRequest = 100;
-constexpr int64_t kDefaultMemoryRequest = 200LL * 1024 * 1024;
-constexpr int64_t kMaxNodeScore = 100;
-
-// kube-scheduler's leastRequestedScore: (capacity - requested) * 100 / capacity.
-int64_t leastRequested(int64_t requested, int64_t capacity) {
-  if (capacity <= 0 || requested > capacity) {
-    return 0;
-  }
-  return (capacity - requested) * kMaxNodeScore / capacity;
-}
-
-}  // namespace
+namespace koord::extender::plugins::kube {
 
 Result<NodeResourcesFitArgs> decodeNodeResourcesFitArgs(const api::Json& args) {
   NodeResourcesFitArgs out;
@@ -87,22 +71,10 @@ framework::PluginStatus NodeResourcesFit::filter(const framework::CycleState& /*
   return {framework::Code::kUnschedulable, std::move(reasons)};
 }
 
-int64_t NodeResourcesFit::score(const framework::CycleState& /*state*/,
-                                const framework::PodInfo& pod,
-                                const framework::NodeInfo& node) const {
-  const int64_t cpu = pod.requests.milli_cpu > 0 ? pod.requests.milli_cpu : kDefaultMilliCpuRequest;
-  const int64_t memory = pod.requests.memory > 0 ? pod.requests.memory : kDefaultMemoryRequest;
-  const int64_t cpu_score =
-      leastRequested(node.requested().milli_cpu + cpu, node.allocatable().milli_cpu);
-  const int64_t memory_score =
-      leastRequested(node.requested().memory + memory, node.allocatable().memory);
-  return (cpu_score + memory_score) / 2;
-}
-
 Result<std::unique_ptr<framework::Plugin>> createNodeResourcesFit(
     const api::Json& args, const framework::Handle& /*handle*/) {
   KOORD_ASSIGN_OR_RETURN(NodeResourcesFitArgs decoded, decodeNodeResourcesFitArgs(args));
   return std::unique_ptr<framework::Plugin>(std::make_unique<NodeResourcesFit>(std::move(decoded)));
 }
 
-}  // namespace koord::extender::simulator::basic
+}  // namespace koord::extender::plugins::kube

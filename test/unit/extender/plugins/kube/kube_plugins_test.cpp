@@ -1,12 +1,12 @@
-#include "extender/simulator/basic/basic_plugins.hpp"
+#include "extender/plugins/kube/kube_plugins.hpp"
 
 #include <gtest/gtest.h>
 
-#include "../plugins/plugin_test_util.hpp"
-#include "extender/simulator/basic/node_filters.hpp"
-#include "extender/simulator/basic/node_resources_fit.hpp"
+#include "../plugin_test_util.hpp"
+#include "extender/plugins/kube/node_filters.hpp"
+#include "extender/plugins/kube/node_resources_fit.hpp"
 
-namespace koord::extender::simulator::basic {
+namespace koord::extender::plugins::kube {
 namespace {
 
 using testing::Quantities;
@@ -72,18 +72,6 @@ TEST(NodeResourcesFitTest, Filter) {
   }
 }
 
-TEST(NodeResourcesFitTest, ScorePrefersTheLeastAllocatedNode) {
-  NodeResourcesFit fit(NodeResourcesFitArgs{});
-  framework::CycleState state;
-  auto pod = testing::podInfo(testing::makePod("p", {{"cpu", "1"}, {"memory", "1Gi"}}));
-  auto busy = testing::podInfo(testing::makePod("busy", {{"cpu", "2"}, {"memory", "2Gi"}}));
-  auto empty_node = testing::nodeInfo(testing::makeNode("a", {{"cpu", "4"}, {"memory", "4Gi"}}));
-  auto busy_node =
-      testing::nodeInfo(testing::makeNode("b", {{"cpu", "4"}, {"memory", "4Gi"}}), {busy});
-  EXPECT_EQ(fit.score(state, *pod, *empty_node), 75);  // (4-1)/4 for both
-  EXPECT_EQ(fit.score(state, *pod, *busy_node), 25);   // (4-3)/4 for both
-}
-
 TEST(NodeResourcesFitTest, ArgsAreStrict) {
   EXPECT_FALSE(decodeNodeResourcesFitArgs(api::Json{{"ignoredResourceGroups", {"a/b"}}}).ok());
   auto bad = decodeNodeResourcesFitArgs(api::Json{{"ignoredResources", 3}, {"scoring", 1}});
@@ -131,7 +119,7 @@ api::core::Taint taint(std::string key, std::string value, std::string effect) {
   return t;
 }
 
-TEST(BasicFiltersTest, NodeName) {
+TEST(KubeFiltersTest, NodeName) {
   runNodeFilterCases(NodeName(),
                      {
                          {"unset", nullptr, nullptr, ""},
@@ -141,7 +129,7 @@ TEST(BasicFiltersTest, NodeName) {
                      });
 }
 
-TEST(BasicFiltersTest, NodeUnschedulable) {
+TEST(KubeFiltersTest, NodeUnschedulable) {
   auto cordon = [](api::core::Node& n) { n.spec.unschedulable = true; };
   runNodeFilterCases(NodeUnschedulable(),
                      {
@@ -159,7 +147,7 @@ TEST(BasicFiltersTest, NodeUnschedulable) {
                      });
 }
 
-TEST(BasicFiltersTest, NodeAffinity) {
+TEST(KubeFiltersTest, NodeAffinity) {
   auto required = [](std::string key, std::string op, std::vector<std::string> values) {
     return [=](api::core::Pod& p) {
       api::core::NodeSelectorRequirement r;
@@ -203,7 +191,7 @@ TEST(BasicFiltersTest, NodeAffinity) {
       });
 }
 
-TEST(BasicFiltersTest, TaintToleration) {
+TEST(KubeFiltersTest, TaintToleration) {
   auto tainted = [](std::string effect) {
     return [=](api::core::Node& n) { n.spec.taints.push_back(taint("dedicated", "gpu", effect)); };
   };
@@ -230,10 +218,10 @@ TEST(BasicFiltersTest, TaintToleration) {
       });
 }
 
-TEST(BasicFiltersTest, RegistryMakesEveryPluginAndRejectsArgs) {
-  framework::Registry registry = simulatorRegistry();
+TEST(KubeFiltersTest, RegistryMakesEveryPluginAndRejectsArgs) {
+  framework::Registry registry = kubePlugins();
   testing::TestHandle handle;
-  for (const auto& config : defaultPluginConfigs()) {
+  for (const auto& config : filterConfigs()) {
     SCOPED_TRACE(config.name);
     const framework::PluginFactory* factory = registry.find(config.name);
     ASSERT_NE(factory, nullptr);
@@ -249,4 +237,4 @@ TEST(BasicFiltersTest, RegistryMakesEveryPluginAndRejectsArgs) {
 }
 
 }  // namespace
-}  // namespace koord::extender::simulator::basic
+}  // namespace koord::extender::plugins::kube

@@ -1,4 +1,4 @@
-#include "extender/simulator/basic/node_filters.hpp"
+#include "extender/plugins/kube/node_filters.hpp"
 
 #include <string>
 
@@ -6,7 +6,7 @@
 #include "koord/api/core/selectors.hpp"
 #include "koord/api/core/taints.hpp"
 
-namespace koord::extender::simulator::basic {
+namespace koord::extender::plugins::kube {
 
 namespace {
 
@@ -92,4 +92,4 @@ Result<std::unique_ptr<framework::Plugin>> createTaintToleration(
   return createWithoutArgs<TaintToleration>(args, kTaintTolerationName);
 }
 
-}  // namespace koord::extender::simulator::basic
+}  // namespace koord::extender::plugins::kube

@@ -23,7 +23,7 @@
 #include "koord/api/codec.hpp"
 #include "koord/common/result.hpp"
 
-namespace koord::extender::simulator::basic {
+namespace koord::extender::plugins::kube {
 
 inline constexpr std::string_view kNodeNameName = "NodeName";
 inline constexpr std::string_view kNodeUnschedulableName = "NodeUnschedulable";
@@ -72,4 +72,4 @@ class TaintToleration final : public framework::FilterPlugin {
 [[nodiscard]] Result<std::unique_ptr<framework::Plugin>> createTaintToleration(
     const api::Json& args, const framework::Handle& handle);
 
-}  // namespace koord::extender::simulator::basic
+}  // namespace koord::extender::plugins::kube

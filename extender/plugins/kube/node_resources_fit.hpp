@@ -1,14 +1,12 @@
 // NodeResourcesFit: kube-scheduler's resource filter (pkg/scheduler/framework/plugins/
-// noderesources/fit.go fitsRequest) and its LeastAllocated score, for the simulator, which
-// stands in for kube-scheduler's own filters.
+// noderesources/fit.go fitsRequest), for the simulator and the Reservation loop, which stand in for
+// kube-scheduler's own filters. Its LeastAllocated score is in default_scores.hpp.
 //
 // Filter: "Too many pods" when the node's pod count would exceed allocatable pods; then, unless the
 // pod requests nothing, "Insufficient cpu|memory|ephemeral-storage|<extended>" for every resource
 // whose request exceeds allocatable - requested (all reasons in one kUnschedulable status).
 // Resources named in `ignoredResources`, or whose name's domain prefix is in
 // `ignoredResourceGroups`, are not checked (kube-scheduler's NodeResourcesFitArgs).
-// Score: LeastAllocated over cpu and memory (weight 1 each), with kube-scheduler's non-zero
-// defaults for a pod that requests none (100m cpu, 200Mi memory).
 //
 // Thread safety: immutable after create().
 #pragma once
@@ -23,7 +21,7 @@
 #include "koord/api/codec.hpp"
 #include "koord/common/result.hpp"
 
-namespace koord::extender::simulator::basic {
+namespace koord::extender::plugins::kube {
 
 inline constexpr std::string_view kNodeResourcesFitName = "NodeResourcesFit";
 
@@ -35,7 +33,7 @@ struct NodeResourcesFitArgs {
 
 [[nodiscard]] Result<NodeResourcesFitArgs> decodeNodeResourcesFitArgs(const api::Json& args);
 
-class NodeResourcesFit final : public framework::FilterPlugin, public framework::ScorePlugin {
+class NodeResourcesFit final : public framework::FilterPlugin {
  public:
   explicit NodeResourcesFit(NodeResourcesFitArgs args) : args_(std::move(args)) {}
 
@@ -43,8 +41,6 @@ class NodeResourcesFit final : public framework::FilterPlugin, public framework:
   [[nodiscard]] framework::PluginStatus filter(const framework::CycleState& state,
                                                const framework::PodInfo& pod,
                                                const framework::NodeInfo& node) const override;
-  [[nodiscard]] int64_t score(const framework::CycleState& state, const framework::PodInfo& pod,
-                              const framework::NodeInfo& node) const override;
 
  private:
   [[nodiscard]] bool ignored(const std::string& resource) const;
@@ -55,4 +51,4 @@ class NodeResourcesFit final : public framework::FilterPlugin, public framework:
 [[nodiscard]] Result<std::unique_ptr<framework::Plugin>> createNodeResourcesFit(
     const api::Json& args, const framework::Handle& handle);
 
-}  // namespace koord::extender::simulator::basic
+}  // namespace koord::extender::plugins::kube
