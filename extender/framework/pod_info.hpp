@@ -10,22 +10,20 @@
 
 #include "extender/framework/resource.hpp"
 #include "koord/api/core/pod.hpp"
+#include "koord/api/well_known.hpp"
 #include "koord/common/result.hpp"
 
 namespace koord::extender::framework {
-
-// Koordinator's QoS classes (label koordinator.sh/qosClass; reference 2.1).
-enum class KoordQos { kNone, kLSE, kLSR, kLS, kBE, kSystem };
-// Priority bands by spec.priority (or the koordinator.sh/priority-class label; reference 2.1).
-enum class PriorityBand { kNone, kProd, kMid, kBatch, kFree };
 
 struct PodInfo {
   std::shared_ptr<const api::core::Pod> pod;
   std::string key;  // "namespace/name"
   std::string uid;
   Resource requests;  // pods = 1
-  KoordQos qos = KoordQos::kNone;
-  PriorityBand band = PriorityBand::kNone;
+  // Koordinator's QoS class (label koordinator.sh/qosClass, api::qosClassOf) and priority band
+  // (api::priorityClassOf: the koordinator.sh/priority-class label, else spec.priority).
+  api::QoSClass qos = api::QoSClass::kNone;
+  api::PriorityClass band = api::PriorityClass::kNone;
   int32_t priority = 0;  // spec.priority, 0 when unset
   // The reservation the pod allocated (annotation scheduling.koordinator.sh/reservation-allocated);
   // both empty when absent or unreadable.
@@ -36,10 +34,5 @@ struct PodInfo {
   [[nodiscard]] static Result<std::shared_ptr<const PodInfo>> create(
       std::shared_ptr<const api::core::Pod> pod);
 };
-
-[[nodiscard]] KoordQos koordQosOf(const api::core::Pod& pod);
-[[nodiscard]] PriorityBand priorityBandOf(const api::core::Pod& pod);
-[[nodiscard]] std::string_view koordQosName(KoordQos qos);           // "LSE", ..., "" for kNone
-[[nodiscard]] std::string_view priorityBandName(PriorityBand band);  // "koord-prod", ...
 
 }  // namespace koord::extender::framework

@@ -9,54 +9,58 @@ namespace {
 
 using testing::makePod;
 
+// PodInfo reads the QoS class as api::qosClassOf does (an exact spelling of the label).
 TEST(PodInfoTest, QosFromLabel) {
   struct Case {
     std::string label;  // "-": no label
-    KoordQos want;
+    api::QoSClass want;
     std::string name;
   };
   const std::vector<Case> cases = {
-      {"LSE", KoordQos::kLSE, "LSE"},
-      {"LSR", KoordQos::kLSR, "LSR"},
-      {"LS", KoordQos::kLS, "LS"},
-      {"BE", KoordQos::kBE, "BE"},
-      {"SYSTEM", KoordQos::kSystem, "SYSTEM"},
-      {"be", KoordQos::kNone, ""},
-      {"", KoordQos::kNone, ""},
-      {"-", KoordQos::kNone, ""},
+      {"LSE", api::QoSClass::kLSE, "LSE"},
+      {"LSR", api::QoSClass::kLSR, "LSR"},
+      {"LS", api::QoSClass::kLS, "LS"},
+      {"BE", api::QoSClass::kBE, "BE"},
+      {"SYSTEM", api::QoSClass::kSystem, "SYSTEM"},
+      {"be", api::QoSClass::kNone, ""},
+      {"", api::QoSClass::kNone, ""},
+      {"-", api::QoSClass::kNone, ""},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.label);
     auto pod = makePod("p");
     if (c.label != "-")
       pod->metadata.labels["koordinator.sh/qosClass"] = c.label;
-    EXPECT_EQ(koordQosOf(*pod), c.want);
-    EXPECT_EQ(koordQosName(koordQosOf(*pod)), c.name);
+    auto info = PodInfo::create(pod);
+    ASSERT_TRUE(info.ok()) << info.status();
+    EXPECT_EQ((*info)->qos, c.want);
+    EXPECT_EQ(api::toString((*info)->qos), c.name);
   }
 }
 
+// PodInfo reads the priority band as api::priorityClassOf does.
 TEST(PodInfoTest, BandFromPriorityAndLabel) {
   struct Case {
     std::optional<int32_t> priority;
     std::string label;
-    PriorityBand want;
+    api::PriorityClass want;
   };
   const std::vector<Case> cases = {
-      {9000, "", PriorityBand::kProd},
-      {9999, "", PriorityBand::kProd},
-      {10000, "", PriorityBand::kNone},
-      {7500, "", PriorityBand::kMid},
-      {5000, "", PriorityBand::kBatch},
-      {5999, "", PriorityBand::kBatch},
-      {3999, "", PriorityBand::kFree},
-      {2999, "", PriorityBand::kNone},
-      {std::nullopt, "", PriorityBand::kNone},
+      {9000, "", api::PriorityClass::kProd},
+      {9999, "", api::PriorityClass::kProd},
+      {10000, "", api::PriorityClass::kNone},
+      {7500, "", api::PriorityClass::kMid},
+      {5000, "", api::PriorityClass::kBatch},
+      {5999, "", api::PriorityClass::kBatch},
+      {3999, "", api::PriorityClass::kFree},
+      {2999, "", api::PriorityClass::kNone},
+      {std::nullopt, "", api::PriorityClass::kNone},
       // The explicit class label wins over spec.priority.
-      {9500, "koord-batch", PriorityBand::kBatch},
-      {std::nullopt, "koord-free", PriorityBand::kFree},
+      {9500, "koord-batch", api::PriorityClass::kBatch},
+      {std::nullopt, "koord-free", api::PriorityClass::kFree},
       // An unknown word in the label is no band, whatever spec.priority says (Koordinator's
       // GetPodPriorityClassRaw; its own test expects PriorityNone here).
-      {5500, "unknown", PriorityBand::kNone},
+      {5500, "unknown", api::PriorityClass::kNone},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(std::to_string(c.priority.value_or(-1)) + " " + c.label);
@@ -64,10 +68,12 @@ TEST(PodInfoTest, BandFromPriorityAndLabel) {
     pod->spec.priority = c.priority;
     if (!c.label.empty())
       pod->metadata.labels["koordinator.sh/priority-class"] = c.label;
-    EXPECT_EQ(priorityBandOf(*pod), c.want);
+    auto info = PodInfo::create(pod);
+    ASSERT_TRUE(info.ok()) << info.status();
+    EXPECT_EQ((*info)->band, c.want);
   }
-  EXPECT_EQ(priorityBandName(PriorityBand::kMid), "koord-mid");
-  EXPECT_EQ(priorityBandName(PriorityBand::kNone), "");
+  EXPECT_EQ(api::toString(api::PriorityClass::kMid), "koord-mid");
+  EXPECT_EQ(api::toString(api::PriorityClass::kNone), "");
 }
 
 TEST(PodInfoTest, CreateComputesKeyRequestsAndClasses) {
@@ -87,8 +93,8 @@ TEST(PodInfoTest, CreateComputesKeyRequestsAndClasses) {
   EXPECT_EQ((*info)->requests.memory, 256 << 20);
   EXPECT_EQ((*info)->requests.pods, 1);
   EXPECT_EQ((*info)->requests.get("kubernetes.io/batch-cpu"), 300);
-  EXPECT_EQ((*info)->qos, KoordQos::kLS);
-  EXPECT_EQ((*info)->band, PriorityBand::kProd);
+  EXPECT_EQ((*info)->qos, api::QoSClass::kLS);
+  EXPECT_EQ((*info)->band, api::PriorityClass::kProd);
   EXPECT_EQ((*info)->priority, 9100);
 }
 
