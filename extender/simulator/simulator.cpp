@@ -108,86 +108,95 @@ std::string fitErrorMessage(size_t num_nodes,
   return framework::fitErrorMessage(num_nodes, histogram);
 }
 
-Result<SimulationResult> simulate(const ClusterInput& input, const SimulationOptions& options) {
-  SimulationResult result;
-  result.other_kinds = input.other_kinds;
-  FakeClock clock;
-  framework::ClusterState state(clock, std::chrono::hours(24 * 365));
-  for (const auto& node : input.nodes) {
-    state.upsertNode(node);
-  }
-  for (const auto& pod : input.pods) {
-    if (isPending(*pod)) {
-      continue;
+namespace {
+
+// One run: loading the input into a ClusterState, placing the pending reservations and pods one at
+// a time, and reporting what each node ends with. Each step is one member function.
+class Simulation {
+ public:
+  Simulation(const ClusterInput& input, const SimulationOptions& options)
+      : input_(input), options_(options), state_(clock_, std::chrono::hours(24 * 365)) {}
+
+  Result<SimulationResult> run() {
+    result_.other_kinds = input_.other_kinds;
+    KOORD_RETURN_IF_ERROR(load());
+    KOORD_RETURN_IF_ERROR(createRuntime());
+    nodes_ = state_.nodeInfos();
+    for (size_t i = 0; i < nodes_.size(); ++i)
+      node_index_.emplace(nodes_[i]->name(), i);
+    to_find_ = numFeasibleNodesToFind(nodes_.size());
+    for (size_t index : schedulingOrder(input_.pods)) {
+      const auto& pod = input_.pods[index];
+      KOORD_RETURN_IF_ERROR(placeReservations(pod.get()));
+      KOORD_ASSIGN_OR_RETURN(PodPlacement placement, placePod(pod));
+      result_.placements.push_back(std::move(placement));
     }
-    if (api::core::isPodTerminal(*pod)) {
-      continue;
-    }
-    const std::string key = pod->metadata.namespace_ + "/" + pod->metadata.name;
-    KOORD_RETURN_IF_ERROR(state.upsertPod(pod).withPrefix("failed to add bound pod '" + key + "'"));
-    result.bound_pods++;
+    KOORD_RETURN_IF_ERROR(placeReservations(nullptr));
+    reportNodes();
+    return std::move(result_);
   }
 
-  // Reservations: Available ones hold their node now; pending ones wait for their turn.
-  std::vector<size_t> pending_reservations;
-  std::map<std::string, size_t> reservation_index;
-  for (size_t i = 0; i < input.reservations.size(); ++i) {
-    const auto& r = input.reservations[i];
-    ReservationPlacement rp;
-    rp.name = r->metadata.name;
-    if (auto it = input.sources.find("Reservation/" + rp.name); it != input.sources.end())
-      rp.source = it->second;
-    rp.phase = r->status.phase.empty() ? std::string(api::scheduling::kReservationPending)
-                                       : r->status.phase;
-    if (framework::holdsCapacity(*r)) {
-      rp.node = r->status.nodeName;
+ private:
+  // Loading: the nodes, the bound pods that are not terminal, and the reservations: Available ones
+  // hold their node now; pending ones wait for their turn, oldest first.
+  Status load() {
+    for (const auto& node : input_.nodes)
+      state_.upsertNode(node);
+    for (const auto& pod : input_.pods) {
+      if (isPending(*pod) || api::core::isPodTerminal(*pod))
+        continue;
+      const std::string key = pod->metadata.namespace_ + "/" + pod->metadata.name;
       KOORD_RETURN_IF_ERROR(
-          state.upsertReservation(r).withPrefix("failed to add reservation '" + rp.name + "'"));
-    } else if (rp.phase == api::scheduling::kReservationPending) {
-      pending_reservations.push_back(i);
+          state_.upsertPod(pod).withPrefix("failed to add bound pod '" + key + "'"));
+      result_.bound_pods++;
     }
-    reservation_index.emplace(rp.name, i);
-    result.reservations.push_back(std::move(rp));
+    for (size_t i = 0; i < input_.reservations.size(); ++i) {
+      const auto& r = input_.reservations[i];
+      ReservationPlacement rp;
+      rp.name = r->metadata.name;
+      if (auto it = input_.sources.find("Reservation/" + rp.name); it != input_.sources.end())
+        rp.source = it->second;
+      rp.phase = r->status.phase.empty() ? std::string(api::scheduling::kReservationPending)
+                                         : r->status.phase;
+      if (framework::holdsCapacity(*r)) {
+        rp.node = r->status.nodeName;
+        KOORD_RETURN_IF_ERROR(
+            state_.upsertReservation(r).withPrefix("failed to add reservation '" + rp.name + "'"));
+      } else if (rp.phase == api::scheduling::kReservationPending) {
+        pending_reservations_.push_back(i);
+      }
+      reservation_index_.emplace(rp.name, i);
+      result_.reservations.push_back(std::move(rp));
+    }
+    std::stable_sort(pending_reservations_.begin(), pending_reservations_.end(),
+                     [this](size_t a, size_t b) {
+                       return input_.reservations[a]->metadata.creationTimestamp <
+                              input_.reservations[b]->metadata.creationTimestamp;
+                     });
+    return Status::ok();
   }
-  std::stable_sort(pending_reservations.begin(), pending_reservations.end(),
-                   [&](size_t a, size_t b) {
-                     return input.reservations[a]->metadata.creationTimestamp <
-                            input.reservations[b]->metadata.creationTimestamp;
-                   });
 
-  framework::BasicHandle handle(state, clock);
-  framework::RuntimeOptions runtime_options;
-  runtime_options.plugins =
-      options.plugins.empty() ? plugins::simulatorDefaultConfigs() : options.plugins;
-  runtime_options.parallelism = options.parallelism;
-  const framework::Registry registry = plugins::placementRegistry();
-  KOORD_ASSIGN_OR_RETURN(std::unique_ptr<framework::Runtime> runtime,
-                         framework::Runtime::create(registry, handle, runtime_options));
-
-  std::vector<std::shared_ptr<const framework::NodeInfo>> nodes = state.nodeInfos();
-  std::unordered_map<std::string, size_t> node_index;
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    node_index.emplace(nodes[i]->name(), i);
+  Status createRuntime() {
+    framework::RuntimeOptions runtime_options;
+    runtime_options.plugins =
+        options_.plugins.empty() ? plugins::simulatorDefaultConfigs() : options_.plugins;
+    runtime_options.parallelism = options_.parallelism;
+    KOORD_ASSIGN_OR_RETURN(runtime_, framework::Runtime::create(plugins::placementRegistry(),
+                                                                handle_, runtime_options));
+    return Status::ok();
   }
-  const size_t num_nodes = nodes.size();
-  const size_t to_find = numFeasibleNodesToFind(num_nodes);
-  size_t next_start = 0;
-  RecordingBinder binder;
-  std::vector<std::shared_ptr<const framework::NodeInfo>> chunk;
-  std::vector<std::shared_ptr<const framework::NodeInfo>> feasible;
 
   // Places the pending reservations due before `pod` (all that are left when it is nullptr).
-  size_t next_reservation = 0;
-  const auto placeReservations = [&](const api::core::Pod* pod) -> Status {
-    for (; next_reservation < pending_reservations.size(); ++next_reservation) {
-      const size_t i = pending_reservations[next_reservation];
-      const auto& r = input.reservations[i];
+  Status placeReservations(const api::core::Pod* pod) {
+    for (; next_reservation_ < pending_reservations_.size(); ++next_reservation_) {
+      const size_t i = pending_reservations_[next_reservation_];
+      const auto& r = input_.reservations[i];
       if (pod != nullptr && !pod->metadata.creationTimestamp.empty() &&
           !r->metadata.creationTimestamp.empty() &&
           pod->metadata.creationTimestamp < r->metadata.creationTimestamp)
         return Status::ok();
-      ReservationPlacement& rp = result.reservations[i];
-      auto placed = reservation::place(*r, state, *runtime, options.extender_weight);
+      ReservationPlacement& rp = result_.reservations[i];
+      auto placed = reservation::place(*r, state_, *runtime_, options_.extender_weight);
       if (!placed.ok()) {
         rp.message = placed.status().message();
         continue;
@@ -199,123 +208,143 @@ Result<SimulationResult> simulate(const ClusterInput& input, const SimulationOpt
       auto available = std::make_shared<api::scheduling::Reservation>(*r);
       available->status = reservation::availableStatus(*r, placed->node, placed->allocatable,
                                                        std::chrono::system_clock::time_point());
-      KOORD_RETURN_IF_ERROR(state.upsertReservation(available).withPrefix(
+      KOORD_RETURN_IF_ERROR(state_.upsertReservation(available).withPrefix(
           "failed to place reservation '" + rp.name + "'"));
-      nodes[node_index.at(placed->node)] = state.nodeInfo(placed->node);
+      nodes_[node_index_.at(placed->node)] = state_.nodeInfo(placed->node);
       rp.phase = std::string(api::scheduling::kReservationAvailable);
       rp.node = placed->node;
       rp.placed = true;
     }
     return Status::ok();
-  };
+  }
 
-  for (size_t index : schedulingOrder(input.pods)) {
-    const auto& pod = input.pods[index];
-    KOORD_RETURN_IF_ERROR(placeReservations(pod.get()));
-    PodPlacement placement;
-    placement.key = pod->metadata.namespace_ + "/" + pod->metadata.name;
-    if (auto it = input.sources.find("Pod/" + placement.key); it != input.sources.end()) {
-      placement.source = it->second;
-    }
-    placement.priority = pod->spec.priority.value_or(0);
-    auto pod_info = framework::PodInfo::create(pod);
-    if (!pod_info.ok()) {
-      placement.message = pod_info.status().message();
-      result.placements.push_back(std::move(placement));
-      continue;
-    }
-    const framework::PodInfo& info = **pod_info;
-
-    feasible.clear();
+  // Filters nodes from where the previous pod stopped until numFeasibleNodesToFind pass (or every
+  // node was seen); records each rejection in `placement`. An error: the runtime's message.
+  std::string findFeasible(const framework::PodInfo& info, PodPlacement& placement) {
+    feasible_.clear();
+    const size_t num_nodes = nodes_.size();
     size_t processed = 0;
     std::string error;
-    while (feasible.size() < to_find && processed < num_nodes) {
-      const size_t chunk_size = std::min(to_find - feasible.size(), num_nodes - processed);
-      chunk.clear();
-      for (size_t i = 0; i < chunk_size; ++i) {
-        chunk.push_back(nodes[(next_start + processed + i) % num_nodes]);
-      }
+    while (feasible_.size() < to_find_ && processed < num_nodes) {
+      const size_t chunk_size = std::min(to_find_ - feasible_.size(), num_nodes - processed);
+      chunk_.clear();
+      for (size_t i = 0; i < chunk_size; ++i)
+        chunk_.push_back(nodes_[(next_start_ + processed + i) % num_nodes]);
       processed += chunk_size;
-      framework::Runtime::FilterResult filtered = runtime->filter(info, chunk);
+      framework::Runtime::FilterResult filtered = runtime_->filter(info, chunk_);
       if (filtered.error.code() == framework::Code::kError) {
         error = filtered.error.message();
         break;
       }
-      for (const auto& name : filtered.feasible) {
-        feasible.push_back(nodes[node_index.at(name)]);
-      }
-      for (const auto& [name, status] : filtered.failed) {
+      for (const auto& name : filtered.feasible)
+        feasible_.push_back(nodes_[node_index_.at(name)]);
+      for (const auto& [name, status] : filtered.failed)
         placement.rejections.emplace(name, rejectionOf(status));
-      }
     }
-    if (num_nodes > 0) {
-      next_start = (next_start + processed) % num_nodes;
+    if (num_nodes > 0)
+      next_start_ = (next_start_ + processed) % num_nodes;
+    return error;
+  }
+
+  // Placing one pending pod: filter, score, bind; a placed pod counts on its node from then on.
+  Result<PodPlacement> placePod(const std::shared_ptr<const api::core::Pod>& pod) {
+    PodPlacement placement;
+    placement.key = pod->metadata.namespace_ + "/" + pod->metadata.name;
+    if (auto it = input_.sources.find("Pod/" + placement.key); it != input_.sources.end())
+      placement.source = it->second;
+    placement.priority = pod->spec.priority.value_or(0);
+    auto pod_info = framework::PodInfo::create(pod);
+    if (!pod_info.ok()) {
+      placement.message = pod_info.status().message();
+      return placement;
     }
-    if (!error.empty()) {
+    const framework::PodInfo& info = **pod_info;
+    if (std::string error = findFeasible(info, placement); !error.empty()) {
       placement.message = "failed to filter nodes: " + error;
       placement.rejections.clear();
-      result.placements.push_back(std::move(placement));
-      continue;
+      return placement;
     }
-    if (feasible.empty()) {
-      placement.message = fitErrorMessage(num_nodes, placement.rejections);
-      result.placements.push_back(std::move(placement));
-      continue;
+    if (feasible_.empty()) {
+      placement.message = fitErrorMessage(nodes_.size(), placement.rejections);
+      return placement;
     }
     placement.rejections.clear();
     const std::vector<plugins::kube::NodeScore> scores =
-        plugins::kube::prioritize(info, feasible, *runtime, options.extender_weight);
-    const auto& chosen = feasible[plugins::kube::bestNode(scores)];
-    binder.reset();
-    framework::PluginStatus bound = runtime->bind(info, *chosen, binder);
+        plugins::kube::prioritize(info, feasible_, *runtime_, options_.extender_weight);
+    const auto chosen = feasible_[plugins::kube::bestNode(scores)];
+    binder_.reset();
+    framework::PluginStatus bound = runtime_->bind(info, *chosen, binder_);
     if (!bound.isSuccess()) {
       placement.message = "failed to bind to '" + chosen->name() + "': " + bound.message();
-      result.placements.push_back(std::move(placement));
-      continue;
+      return placement;
     }
-    const framework::BindPatch patch = binder.patch();
+    const framework::BindPatch patch = binder_.patch();
     auto placed = std::make_shared<api::core::Pod>(*pod);
     placed->spec.nodeName = chosen->name();
-    for (const auto& [k, v] : patch.annotations) {
+    for (const auto& [k, v] : patch.annotations)
       placed->metadata.annotations[k] = v;
-    }
-    for (const auto& [k, v] : patch.labels) {
+    for (const auto& [k, v] : patch.labels)
       placed->metadata.labels[k] = v;
-    }
     KOORD_RETURN_IF_ERROR(
-        state.upsertPod(placed).withPrefix("failed to place pod '" + placement.key + "'"));
-    nodes[node_index.at(chosen->name())] = state.nodeInfo(chosen->name());
+        state_.upsertPod(placed).withPrefix("failed to place pod '" + placement.key + "'"));
+    nodes_[node_index_.at(chosen->name())] = state_.nodeInfo(chosen->name());
     placement.node = chosen->name();
     if (auto it = patch.annotations.find(std::string(api::kAnnotationReservationAllocated));
         it != patch.annotations.end()) {
       auto allocated = api::extension::parseReservationAllocated(it->second);
       if (allocated.ok()) {
-        if (auto r = reservation_index.find(allocated->name); r != reservation_index.end())
-          result.reservations[r->second].owners.push_back(placement.key);
+        if (auto r = reservation_index_.find(allocated->name); r != reservation_index_.end())
+          result_.reservations[r->second].owners.push_back(placement.key);
       }
     }
     placement.annotations = patch.annotations;
     placement.labels = patch.labels;
-    result.placements.push_back(std::move(placement));
+    return placement;
   }
 
-  KOORD_RETURN_IF_ERROR(placeReservations(nullptr));
-
-  for (const auto& node : state.nodeInfos()) {
-    NodeUsage usage;
-    usage.name = node->name();
-    usage.allocatable = node->allocatable();
-    usage.requested = node->requested();
-    usage.pod_count = static_cast<int64_t>(node->pods().size());
-    auto reserved = plugins::node_reservation::reservedResources(node->node());
-    if (reserved.ok()) {
-      usage.reserved = *reserved;
-    } else {
-      usage.reservation_error = reserved.status().message();
+  // Reporting: what each node allocates, what its pods request and what it reserves.
+  void reportNodes() {
+    for (const auto& node : state_.nodeInfos()) {
+      NodeUsage usage;
+      usage.name = node->name();
+      usage.allocatable = node->allocatable();
+      usage.requested = node->requested();
+      usage.pod_count = static_cast<int64_t>(node->pods().size());
+      auto reserved = plugins::node_reservation::reservedResources(node->node());
+      if (reserved.ok()) {
+        usage.reserved = *reserved;
+      } else {
+        usage.reservation_error = reserved.status().message();
+      }
+      result_.nodes.push_back(std::move(usage));
     }
-    result.nodes.push_back(std::move(usage));
   }
-  return result;
+
+  const ClusterInput& input_;
+  const SimulationOptions& options_;
+  FakeClock clock_;
+  framework::ClusterState state_;
+  framework::BasicHandle handle_{state_, clock_};
+  std::unique_ptr<framework::Runtime> runtime_;
+  SimulationResult result_;
+  RecordingBinder binder_;
+  // Reservations: input indexes of the pending ones (oldest first) and the next to place.
+  std::vector<size_t> pending_reservations_;
+  size_t next_reservation_ = 0;
+  std::map<std::string, size_t> reservation_index_;  // name -> input index
+  // Nodes in the ClusterState's order, refreshed as placements change them.
+  std::vector<std::shared_ptr<const framework::NodeInfo>> nodes_;
+  std::unordered_map<std::string, size_t> node_index_;
+  size_t to_find_ = 0;
+  size_t next_start_ = 0;
+  std::vector<std::shared_ptr<const framework::NodeInfo>> chunk_;
+  std::vector<std::shared_ptr<const framework::NodeInfo>> feasible_;
+};
+
+}  // namespace
+
+Result<SimulationResult> simulate(const ClusterInput& input, const SimulationOptions& options) {
+  return Simulation(input, options).run();
 }
 
 }  // namespace koord::extender::simulator
