@@ -1,5 +1,6 @@
 #include "extender/framework/pod_info.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "koord/api/core/pod_helpers.hpp"
@@ -7,6 +8,33 @@
 #include "koord/api/well_known.hpp"
 
 namespace koord::extender::framework {
+namespace {
+
+// Every container and init container sets both a cpu and a memory request, and no pod-level
+// requests are set: the non-zero requests are the requests.
+bool setsEveryRequest(const api::core::Pod& pod) {
+  if (pod.spec.resources)
+    return false;
+  const auto sets = [](const api::core::Container& c) {
+    return c.resources.requests.contains("cpu") && c.resources.requests.contains("memory");
+  };
+  return std::all_of(pod.spec.containers.begin(), pod.spec.containers.end(), sets) &&
+         std::all_of(pod.spec.initContainers.begin(), pod.spec.initContainers.end(), sets);
+}
+
+Result<NonZeroRequests> nonZeroRequests(const api::core::Pod& pod, const Resource& requests) {
+  if (setsEveryRequest(pod))
+    return NonZeroRequests{requests.milli_cpu, requests.memory};
+  auto list = api::core::podNonZeroRequests(pod);
+  if (!list.ok()) {
+    return Status::invalidArgument("failed to sum the requests of pod '" + pod.metadata.namespace_ +
+                                   "/" + pod.metadata.name + "': " + list.status().message());
+  }
+  const Resource resource = Resource::fromList(*list);
+  return NonZeroRequests{resource.milli_cpu, resource.memory};
+}
+
+}  // namespace
 
 Result<std::shared_ptr<const PodInfo>> PodInfo::create(std::shared_ptr<const api::core::Pod> pod) {
   if (pod == nullptr) {
@@ -26,6 +54,7 @@ Result<std::shared_ptr<const PodInfo>> PodInfo::create(std::shared_ptr<const api
   info->uid = pod->metadata.uid;
   info->requests = Resource::fromList(*requests);
   info->requests.pods = 1;
+  KOORD_ASSIGN_OR_RETURN(info->non_zero, nonZeroRequests(*pod, info->requests));
   info->qos = api::qosClassOf(pod->metadata.labels);
   // Koordinator's GetPodPriorityClassRaw: a non-empty koordinator.sh/priority-class label wins, and
   // an unknown word there is no band at all (it does not fall back to spec.priority).

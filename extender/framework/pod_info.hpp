@@ -15,11 +15,20 @@
 
 namespace koord::extender::framework {
 
+// The cpu (milli-cores) and memory (bytes) kube-scheduler's scoring counts for a pod: its requests,
+// with 100m and 200Mi for a container that sets none (api::core::podNonZeroRequests).
+struct NonZeroRequests {
+  int64_t milli_cpu = 0;
+  int64_t memory = 0;
+  bool operator==(const NonZeroRequests&) const = default;
+};
+
 struct PodInfo {
   std::shared_ptr<const api::core::Pod> pod;
   std::string key;  // "namespace/name"
   std::string uid;
   Resource requests;  // pods = 1
+  NonZeroRequests non_zero;
   // Koordinator's QoS class (label koordinator.sh/qosClass, api::qosClassOf) and priority band
   // (api::priorityClassOf: the koordinator.sh/priority-class label, else spec.priority).
   api::QoSClass qos = api::QoSClass::kNone;
