@@ -3,10 +3,10 @@
 #include <time.h>
 
 #include <algorithm>
-#include <set>
 #include <string>
 #include <utility>
 
+#include "agent/app/collected_pods.hpp"
 #include "agent/app/process_memory.hpp"
 #include "agent/metricsadvisor/cgroup_reader.hpp"
 #include "agent/qosmanager/framework/metric_windows.hpp"
@@ -101,7 +101,7 @@ Daemon::Daemon(DaemonOptions options, log::Logger logger, Host host, DaemonDeps 
       parts_(std::move(parts)),
       advisor_(
           options_.paths, metricsadvisor::newCgroupReader(options_.paths, host_.layout.version),
-          [this] { return podCgroups(); }, cache_),
+          [this] { return collectedPods(pods_); }, cache_),
       events_(deps_.events, logger_),
       topology_report_(options_, host_, deps_.client, deps_.states, parts_.reports, events_,
                        logger_),
@@ -110,11 +110,7 @@ Daemon::Daemon(DaemonOptions options, log::Logger logger, Host host, DaemonDeps 
           std::chrono::duration_cast<std::chrono::seconds>(
               options_.collect_interval * static_cast<int64_t>(cache_config_.node_capacity)),
           parts_.reports, events_, logger_) {
-  std::set<int> ids;
-  for (const system::CpuInfo& cpu : host_.cpus.cpus) {
-    ids.insert(cpu.id);
-  }
-  cpus_.online = cpuset::CpuSet(std::move(ids));
+  cpus_.online = system::onlineCpus(host_.cpus);
 }
 
 Daemon::~Daemon() {
@@ -160,6 +156,8 @@ void Daemon::loop() {
   Clock::TimePoint next_strategy = Clock::TimePoint::max();
   while (true) {
     const Clock::TimePoint now = clock.now();
+    // The pods' cgroup folders, resolved once for every part of this pass.
+    pods_ = resourceexecutor::PodCgroups::resolve(naming_, deps_.states.pods());
     if (now >= next_collect) {
       collect();
       last_cycle_ = now.time_since_epoch().count();
@@ -190,46 +188,6 @@ void Daemon::loop() {
   }
 }
 
-std::shared_ptr<const std::vector<metricsadvisor::PodCgroup>> Daemon::podCgroups() const {
-  auto out = std::make_shared<std::vector<metricsadvisor::PodCgroup>>();
-  for (const auto& pod : deps_.states.pods()) {
-    if (pod->status.phase == "Succeeded" || pod->status.phase == "Failed") {
-      continue;
-    }
-    auto qos = resourceexecutor::parseKubeQosClass(pod->status.qosClass);
-    if (!qos.ok()) {
-      continue;
-    }
-    auto dir = resourceexecutor::podDir(naming_, *qos, pod->metadata.uid);
-    if (!dir.ok()) {
-      continue;
-    }
-    metricsadvisor::PodCgroup entry;
-    entry.uid = pod->metadata.uid;
-    entry.pod_namespace = pod->metadata.namespace_;
-    entry.name = pod->metadata.name;
-    entry.cgroup_dir = dir->string();
-    const api::Json& statuses = pod->status.containerStatuses;
-    if (statuses.is_array()) {
-      for (const api::Json& status : statuses) {
-        const std::string id = status.value("containerID", "");
-        if (id.empty()) {
-          continue;
-        }
-        auto container_dir = resourceexecutor::containerDir(naming_, *qos, pod->metadata.uid, id);
-        if (!container_dir.ok()) {
-          continue;
-        }
-        const size_t scheme = id.find("://");
-        entry.containers.push_back({scheme == std::string::npos ? id : id.substr(scheme + 3),
-                                    status.value("name", ""), container_dir->string()});
-      }
-    }
-    out->push_back(std::move(entry));
-  }
-  return out;
-}
-
 // One collection cycle: its errors and CPU time go to the collect metrics (a debug line names
 // the cycle's last error), the agent's RSS to its gauge.
 void Daemon::collect() {
@@ -246,7 +204,7 @@ void Daemon::collect() {
 Clock::TimePoint Daemon::runStrategies(bool state_changed) {
   const qosmanager::framework::MetricWindows windows(*cache_, std::chrono::system_clock::now());
   const qosmanager::framework::StrategyContext context{
-      deps_.states, windows, *parts_.executor, *parts_.evictor, naming_, cpus_, deps_.clock};
+      deps_.states, windows, *parts_.executor, *parts_.evictor, pods_, cpus_, deps_.clock};
   return parts_.scheduler->runDue(context, state_changed).next_due;
 }
 

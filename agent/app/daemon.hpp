@@ -11,7 +11,7 @@
 // exponential backoff (1 s doubling to 5 min).
 //
 // What the agent finds wrong in others' objects (a pod's resource-status cpuset, the NodeMetric's
-// collect policy) is corrected as node_topology.hpp and node_metric.hpp say and told as a Warning
+// collect policy) is corrected as cpu_allocation.hpp and node_metric.hpp say and told as a Warning
 // Event on that object, once per problem (ProblemEvents over the injected sink).
 //
 // Metrics (on the injected registry): koord_agent_collect_errors_total{collector} and
@@ -47,7 +47,9 @@
 #include "agent/reporters/problem_events.hpp"
 #include "agent/resourceexecutor/cgroup_paths.hpp"
 #include "agent/resourceexecutor/cgroup_resource_executor.hpp"
+#include "agent/resourceexecutor/pod_cgroups.hpp"
 #include "agent/statesinformer/states_informer.hpp"
+#include "agent/system/cpu_pools.hpp"
 #include "koord/common/clock.hpp"
 #include "koord/common/result.hpp"
 #include "koord/k8s/client.hpp"
@@ -103,8 +105,6 @@ class Daemon {
 
   void loop();
   void collect();
-  // The node's pods that are not terminal, with their pod and container cgroup folders.
-  [[nodiscard]] std::shared_ptr<const std::vector<metricsadvisor::PodCgroup>> podCgroups() const;
   // Runs the QoS strategies that are due; returns when the next one is.
   Clock::TimePoint runStrategies(bool state_changed);
 
@@ -117,12 +117,13 @@ class Daemon {
   const std::shared_ptr<metriccache::MetricCache> cache_;
   Parts parts_;
   metricsadvisor::MetricsAdvisor advisor_;
-  reporters::ProblemEvents events_;       // loop thread only
-  qosmanager::framework::NodeCpus cpus_;  // loop thread only
-  TopologyReport topology_report_;        // loop thread only
-  NodeMetricReport metric_report_;        // loop thread only
-  std::atomic<bool> dirty_{true};         // the node's pods or Node changed
-  std::atomic<int64_t> last_cycle_{0};    // the clock's time of the last collection, in ticks
+  reporters::ProblemEvents events_;     // loop thread only
+  system::CpuPools cpus_;               // the last topology pass's pools; loop thread only
+  resourceexecutor::PodCgroups pods_;   // resolved at the start of each pass; loop thread only
+  TopologyReport topology_report_;      // loop thread only
+  NodeMetricReport metric_report_;      // loop thread only
+  std::atomic<bool> dirty_{true};       // the node's pods or Node changed
+  std::atomic<int64_t> last_cycle_{0};  // the clock's time of the last collection, in ticks
   std::mutex mu_;
   std::condition_variable cv_;
   bool stopping_ = false;  // guarded by mu_

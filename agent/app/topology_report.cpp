@@ -5,35 +5,13 @@
 
 #include "agent/devices/dlopen_nvml.hpp"
 #include "agent/devices/gpu_discovery.hpp"
+#include "agent/reporters/cpu_allocation.hpp"
 #include "agent/reporters/device_report.hpp"
 #include "agent/reporters/kubelet_state.hpp"
 #include "agent/reporters/node_topology.hpp"
 #include "agent/reporters/object_sync.hpp"
-#include "koord/api/extension/cpu_topology.hpp"
-#include "koord/api/well_known.hpp"
 
 namespace koord::agent::app {
-
-namespace {
-
-// The union of a pools annotation's cpusets; empty when the annotation is missing or bad.
-cpuset::CpuSet poolCpus(const api::topology::NodeResourceTopology& nrt, std::string_view key) {
-  cpuset::CpuSet out;
-  auto it = nrt.metadata.annotations.find(std::string(key));
-  if (it == nrt.metadata.annotations.end()) {
-    return out;
-  }
-  auto pools = api::extension::parseCPUSharedPools(it->second);
-  if (!pools.ok()) {
-    return out;
-  }
-  for (const auto& pool : *pools) {
-    out = out.unionWith(cpuset::CpuSet::parse(pool.cpuset).valueOr({}));
-  }
-  return out;
-}
-
-}  // namespace
 
 TopologyReport::TopologyReport(const DaemonOptions& options, const Host& host, k8s::Client& client,
                                const statesinformer::StatesInformer& states,
@@ -47,7 +25,7 @@ TopologyReport::TopologyReport(const DaemonOptions& options, const Host& host, k
       events_(events),
       logger_(std::move(logger)) {}
 
-void TopologyReport::run(Clock::TimePoint now, qosmanager::framework::NodeCpus& cpus) {
+void TopologyReport::run(Clock::TimePoint now, system::CpuPools& cpus) {
   auto node = states_.node();
   if (node == nullptr) {
     logger_.warn("the Node is not in the cache yet", {{"node", options_.node_name}});
@@ -68,11 +46,13 @@ void TopologyReport::run(Clock::TimePoint now, qosmanager::framework::NodeCpus& 
   if (config.ok()) {
     in.kubelet_config = *config;
   }
+  // The allocation is computed once: the annotations are formatted from it and the strategies
+  // get its pools.
   std::vector<reporters::ObjectProblem> problems;
-  auto nrt = reporters::buildNodeResourceTopology(in, &problems);
+  reporters::NodeCpuAllocation allocation = reporters::allocateNodeCpus(in, &problems);
   events_.report("cpuset", problems);
-  cpus.shared_pool = poolCpus(nrt, api::kAnnotationNodeCPUSharedPools);
-  cpus.be_pool = poolCpus(nrt, api::kAnnotationNodeBECPUSharedPools);
+  auto nrt = reporters::buildNodeResourceTopology(in, allocation);
+  cpus = std::move(allocation.pools);
   auto topology = reporters::syncNodeResourceTopology(client_, nrt);
   counter_.count("NodeResourceTopology", topology);
   Result<reporters::SyncOutcome> device = reporters::SyncOutcome::Unchanged;

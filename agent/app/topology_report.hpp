@@ -13,9 +13,9 @@
 #include "agent/app/daemon_options.hpp"
 #include "agent/app/host.hpp"
 #include "agent/app/report_counter.hpp"
-#include "agent/qosmanager/framework/strategy.hpp"
 #include "agent/reporters/problem_events.hpp"
 #include "agent/statesinformer/states_informer.hpp"
+#include "agent/system/cpu_pools.hpp"
 #include "koord/common/clock.hpp"
 #include "koord/k8s/client.hpp"
 #include "koord/log/logger.hpp"
@@ -31,9 +31,10 @@ class TopologyReport {
   // Whether the backoff of a failed report has passed at `now`.
   [[nodiscard]] bool ready(Clock::TimePoint now) const { return backoff_.ready(now); }
 
-  // One report at `now`. Without the Node in the cache it logs and does nothing. `cpus` gets
-  // the node's shared and BE pools of the NodeResourceTopology built.
-  void run(Clock::TimePoint now, qosmanager::framework::NodeCpus& cpus);
+  // One report at `now`. Without the Node in the cache it logs and does nothing. Otherwise `cpus`
+  // gets the pools of the node's CPU allocation (reporters/cpu_allocation.hpp), the same result
+  // the NodeResourceTopology's pool annotations are formatted from, even when the sync fails.
+  void run(Clock::TimePoint now, system::CpuPools& cpus);
 
  private:
   const DaemonOptions& options_;

@@ -26,27 +26,6 @@ api::QoSClass koordQos(const api::core::Pod& pod) {
   return api::qosClassFromKubeQoS(pod.status.qosClass);
 }
 
-// container name -> container ID (with its runtime prefix), for started containers.
-std::map<std::string, std::string> containerIds(const api::core::Pod& pod) {
-  std::map<std::string, std::string> out;
-  const api::Json& statuses = pod.status.containerStatuses;
-  if (!statuses.is_array()) {
-    return out;
-  }
-  for (const api::Json& status : statuses) {
-    if (!status.is_object()) {
-      continue;
-    }
-    auto name = status.find("name");
-    auto id = status.find("containerID");
-    if (name != status.end() && name->is_string() && id != status.end() && id->is_string() &&
-        !id->get<std::string>().empty()) {
-      out[name->get<std::string>()] = id->get<std::string>();
-    }
-  }
-  return out;
-}
-
 // The batch quantity of a container (milli-cores for batch-cpu, bytes for batch-memory), with
 // the deprecated koordinator.sh/ names as a fallback; nullopt when absent.
 std::optional<int64_t> batch(const resource::ResourceList& list, std::string_view name,
@@ -85,18 +64,14 @@ struct Planner {
     container_level.clear();
   }
 
-  void pod(const api::core::Pod& pod) {
+  void pod(const resourceexecutor::PodCgroup& cgroups) {
+    const api::core::Pod& pod = *cgroups.pod;
     const std::string who = pod.metadata.namespace_ + "/" + pod.metadata.name;
     const api::QoSClass qos = koordQos(pod);
     if (qos == api::QoSClass::kSystem) {
       return;
     }
-    auto kube_qos = resourceexecutor::parseKubeQosClass(pod.status.qosClass);
-    if (!kube_qos.ok()) {
-      plan.problems.push_back(who + ": " + kube_qos.status().message());
-      return;
-    }
-    auto pod_dir = resourceexecutor::podDir(in.naming, *kube_qos, pod.metadata.uid);
+    const Result<std::filesystem::path>& pod_dir = cgroups.dir;
     if (!pod_dir.ok()) {
       plan.problems.push_back(who + ": " + pod_dir.status().message());
       return;
@@ -118,10 +93,10 @@ struct Planner {
             return;
           }
           const cpuset::CpuSet on_node =
-              in.node_cpus.empty() ? *parsed : parsed->intersection(in.node_cpus);
+              in.cpus.online.empty() ? *parsed : parsed->intersection(in.cpus.online);
           if (on_node.empty()) {
             plan.problems.push_back(who + ": resource-status cpuset '" + status->cpuset +
-                                    "' names no CPU of this node (" + in.node_cpus.toString() +
+                                    "' names no CPU of this node (" + in.cpus.online.toString() +
                                     "); its cpuset is left alone");
           } else {
             cpus = on_node;
@@ -131,8 +106,9 @@ struct Planner {
       }
     } else if (qos == api::QoSClass::kLS || qos == api::QoSClass::kBE) {
       const bool ls = qos == api::QoSClass::kLS;
-      const cpuset::CpuSet& pool = ls ? in.shared_pool : in.be_pool;
-      const cpuset::CpuSet on_node = in.node_cpus.empty() ? pool : pool.intersection(in.node_cpus);
+      const cpuset::CpuSet& pool = ls ? in.cpus.shared_pool : in.cpus.be_pool;
+      const cpuset::CpuSet on_node =
+          in.cpus.online.empty() ? pool : pool.intersection(in.cpus.online);
       if (!on_node.empty()) {
         cpus = on_node;
         reason = ls ? "LS pod: the shared pool" : "BE pod: the BE shared pool";
@@ -142,7 +118,6 @@ struct Planner {
     if (pinned) {
       add(CgroupResource::CpuCfsQuota, *pod_dir, "-1", reason + ", CFS quota unset", true);
     }
-    const std::map<std::string, std::string> ids = containerIds(pod);
     int64_t shares_sum = 0;
     int64_t quota_sum = 0;
     int64_t memory_sum = 0;
@@ -165,11 +140,11 @@ struct Planner {
       memory_sum += memory_limit.value_or(0);
       memory_unlimited = memory_unlimited || !memory_limit;
 
-      auto id = ids.find(container.name);
-      if (id == ids.end()) {
+      const resourceexecutor::ContainerCgroup* started = cgroups.container(container.name);
+      if (started == nullptr) {
         continue;
       }
-      auto dir = resourceexecutor::containerDir(in.naming, *kube_qos, pod.metadata.uid, id->second);
+      const Result<std::filesystem::path>& dir = started->dir;
       if (!dir.ok()) {
         plan.problems.push_back(who + ": " + dir.status().message());
         continue;
@@ -205,11 +180,11 @@ struct Planner {
 
 PodPlan planPodResources(const PodPlanInputs& inputs) {
   Planner planner{inputs, {}, {}, {}};
-  for (const auto& pod : inputs.pods) {
-    if (pod->status.phase == "Succeeded" || pod->status.phase == "Failed") {
+  for (const resourceexecutor::PodCgroup& pod : inputs.pods.pods()) {
+    if (pod.terminal()) {
       continue;
     }
-    planner.pod(*pod);
+    planner.pod(pod);
     planner.flush();
   }
   return std::move(planner.plan);

@@ -2,10 +2,11 @@
 // class and annotations (a pure function: no I/O). This is what koordlet's runtime hooks
 // (cpuset, batchresource) compute in standalone mode.
 //
-// Per container (found by the containerID in status.containerStatuses; containers that have not
-// started yet are skipped), by Koordinator QoS class (the koordinator.sh/qosClass label; without
-// it, Koordinator's default for the Kubernetes QoS class: Guaranteed LSR, Burstable LS, BestEffort
-// BE; an unlabelled Guaranteed pod has no resource-status, so its cpuset stays the kubelet's):
+// Per container (its cgroup folder from PodCgroups, found by the containerID in
+// status.containerStatuses; containers that have not started yet are skipped), by Koordinator QoS
+// class (the koordinator.sh/qosClass label; without it, Koordinator's default for the Kubernetes
+// QoS class: Guaranteed LSR, Burstable LS, BestEffort BE; an unlabelled Guaranteed pod has no
+// resource-status, so its cpuset stays the kubelet's):
 // - LSE and LSR: cpuset.cpus = scheduling.koordinator.sh/resource-status's cpuset restricted to
 //   the node's CPUs (node_cpus; CPUs the node does not have are ignored, and a cpuset with none of
 //   its CPUs is a problem: the pod's cpuset and quota are left alone), and the CFS quota unset
@@ -24,19 +25,18 @@
 #include <string>
 #include <vector>
 
-#include "agent/resourceexecutor/cgroup_paths.hpp"
+#include "agent/resourceexecutor/pod_cgroups.hpp"
 #include "agent/resourceexecutor/resource_executor.hpp"
-#include "koord/api/core/pod.hpp"
-#include "koord/cpuset/cpu_set.hpp"
+#include "agent/system/cpu_pools.hpp"
 
 namespace koord::agent::runtimehooks {
 
 struct PodPlanInputs {
-  resourceexecutor::KubeletCgroupNaming naming;
-  std::vector<std::shared_ptr<const api::core::Pod>> pods;
-  cpuset::CpuSet shared_pool;  // LS containers; empty: leave LS cpusets alone
-  cpuset::CpuSet be_pool;      // BE containers; empty: leave BE cpusets alone
-  cpuset::CpuSet node_cpus;    // the node's online CPUs; empty: not known, cpusets not checked
+  // The node's pods with their cgroup folders, as the daemon resolved them for this pass.
+  resourceexecutor::PodCgroups pods;
+  // shared_pool for LS containers and be_pool for BE containers (empty: leave those cpusets
+  // alone); online, the node's CPUs (empty: not known, cpusets not checked).
+  system::CpuPools cpus;
   int64_t cfs_period_us = 100000;
 };
 

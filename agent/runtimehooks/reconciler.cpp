@@ -7,21 +7,16 @@ namespace koord::agent::runtimehooks {
 ReconcileStats Reconciler::reconcile(const PodPlanInputs& inputs) {
   PodPlan plan = planPodResources(inputs);
   ReconcileStats stats;
-  stats.pods = static_cast<int64_t>(inputs.pods.size());
+  stats.pods = static_cast<int64_t>(inputs.pods.pods().size());
   stats.updates = static_cast<int64_t>(plan.updates.size());
   stats.problems = static_cast<int64_t>(plan.problems.size());
   for (const std::string& problem : plan.problems) {
     logger_.warn("skipped a pod's cgroup settings", {{"problem", problem}});
   }
   std::set<std::string> pod_dirs;
-  for (const auto& pod : inputs.pods) {
-    auto qos = resourceexecutor::parseKubeQosClass(pod->status.qosClass);
-    if (!qos.ok()) {
-      continue;
-    }
-    auto dir = resourceexecutor::podDir(inputs.naming, *qos, pod->metadata.uid);
-    if (dir.ok()) {
-      pod_dirs.insert(dir->string());
+  for (const resourceexecutor::PodCgroup& pod : inputs.pods.pods()) {
+    if (pod.dir.ok()) {
+      pod_dirs.insert(pod.dir->string());
     }
   }
   for (const std::string& gone : pod_dirs_) {

@@ -14,9 +14,10 @@
 
 #include "agent/qosmanager/framework/evictor.hpp"
 #include "agent/qosmanager/framework/metric_windows.hpp"
-#include "agent/resourceexecutor/cgroup_paths.hpp"
+#include "agent/resourceexecutor/pod_cgroups.hpp"
 #include "agent/resourceexecutor/resource_executor.hpp"
 #include "agent/statesinformer/states_informer.hpp"
+#include "agent/system/cpu_pools.hpp"
 #include "koord/api/slo/node_slo.hpp"
 #include "koord/common/clock.hpp"
 #include "koord/common/status.hpp"
@@ -24,13 +25,10 @@
 
 namespace koord::agent::qosmanager::framework {
 
-// The node's CPUs as the agent last computed them (from discovery and the NodeResourceTopology
-// report); an empty set means not known yet.
-struct NodeCpus {
-  cpuset::CpuSet online;       // the node's online CPUs
-  cpuset::CpuSet shared_pool;  // the CPUs LS pods share
-  cpuset::CpuSet be_pool;      // the CPUs BE pods share
-};
+// The node's CPUs and pools as the agent last computed them (discovery, then each
+// NodeResourceTopology pass's CPU allocation; system/cpu_pools.hpp); an empty set means not known
+// yet.
+using NodeCpus = system::CpuPools;
 
 // What a strategy may use during one run. Everything is borrowed for the run only; the executor
 // and evictor are the same objects on every run of one daemon.
@@ -39,7 +37,9 @@ struct StrategyContext {
   const MetricWindows& metrics;                  // usage series at this pass's wall-clock time
   resourceexecutor::ResourceExecutor& executor;  // the only way to change a cgroup
   Evictor& evictor;                              // the only way to evict a pod
-  const resourceexecutor::KubeletCgroupNaming& naming;  // where the pods' cgroups are
+  // The node's pods with their cgroup folders, resolved once for this pass of the daemon's loop
+  // from states' pods: read a pod's or container's cgroup here, never build its path.
+  const resourceexecutor::PodCgroups& pods;
   const NodeCpus& cpus;
   const Clock& clock;  // the scheduler's clock (cooling times, backoffs)
 };

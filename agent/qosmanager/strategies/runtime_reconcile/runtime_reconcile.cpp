@@ -8,11 +8,8 @@ Status RuntimeReconcile::run(const framework::StrategyContext& context) {
     executor_ = &context.executor;
   }
   runtimehooks::PodPlanInputs inputs;
-  inputs.naming = context.naming;
-  inputs.pods = context.states.pods();
-  inputs.shared_pool = context.cpus.shared_pool;
-  inputs.be_pool = context.cpus.be_pool;
-  inputs.node_cpus = context.cpus.online;
+  inputs.pods = context.pods;
+  inputs.cpus = context.cpus;
   runtimehooks::ReconcileStats stats = reconciler_->reconcile(inputs);
   logger_.debug("reconciled pod cgroups",
                 {{"pods", stats.pods}, {"updates", stats.updates}, {"status", stats.status}});

@@ -48,7 +48,7 @@ struct ContextFixture {
   }
 
   framework::StrategyContext context() {
-    return framework::StrategyContext{states, windows, executor, *evictor, naming, cpus, clock};
+    return framework::StrategyContext{states, windows, executor, *evictor, pods, cpus, clock};
   }
 
   FakeClock clock;
@@ -58,7 +58,7 @@ struct ContextFixture {
   ::testing::NiceMock<agent::testing::MockResourceExecutor> executor;
   ::testing::NiceMock<k8s::testing::MockClient> client;
   std::unique_ptr<framework::Evictor> evictor;
-  resourceexecutor::KubeletCgroupNaming naming;
+  resourceexecutor::PodCgroups pods;  // the pass's pods with their cgroup folders
   framework::NodeCpus cpus;
 };
 

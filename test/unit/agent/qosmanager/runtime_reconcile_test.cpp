@@ -69,15 +69,12 @@ TEST(RuntimeReconcile, WritesWhatTheReconcilerPlans) {
   fixture.cpus.online = cpuset::CpuSet::parse("0-3").value();
   fixture.cpus.shared_pool = cpuset::CpuSet::parse("0-3").value();
   fixture.cpus.be_pool = cpuset::CpuSet::parse("2-3").value();
-  std::vector<std::shared_ptr<const api::core::Pod>> pods = {bePod("a"), bePod("b")};
-  ON_CALL(fixture.states, pods()).WillByDefault(::testing::ReturnPointee(&pods));
+  // The daemon resolves the pods' cgroup folders once per pass; the strategy reads them.
+  fixture.pods = resourceexecutor::PodCgroups::resolve({}, {bePod("a"), bePod("b")});
 
   runtimehooks::PodPlanInputs inputs;
-  inputs.naming = fixture.naming;
-  inputs.pods = pods;
-  inputs.shared_pool = fixture.cpus.shared_pool;
-  inputs.be_pool = fixture.cpus.be_pool;
-  inputs.node_cpus = fixture.cpus.online;
+  inputs.pods = fixture.pods;
+  inputs.cpus = fixture.cpus;
   const runtimehooks::PodPlan want = runtimehooks::planPodResources(inputs);
   ASSERT_FALSE(want.updates.empty());
 
@@ -90,7 +87,7 @@ TEST(RuntimeReconcile, WritesWhatTheReconcilerPlans) {
   EXPECT_TRUE(sameUpdates(got, want.updates));
   ::testing::Mock::VerifyAndClearExpectations(&fixture.executor);
 
-  pods = {bePod("a")};
+  fixture.pods = resourceexecutor::PodCgroups::resolve({}, {bePod("a")});
   EXPECT_CALL(fixture.executor, forget(std::filesystem::path("kubepods/besteffort/podb")));
   EXPECT_CALL(fixture.executor, updateBatch(_))
       .WillOnce(Return(Status::unavailable("failed to apply 1 of 4 updates: EIO")));

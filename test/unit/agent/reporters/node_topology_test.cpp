@@ -105,6 +105,30 @@ TEST(NodeTopology, SharedPoolsLeaveOutExclusiveCpus) {
   EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeReservation), R"({"reservedCPUs":"7"})");
 }
 
+// The pools the daemon hands to the QoS strategies are the annotation's, computed once: the
+// object built from an allocation is the object built from scratch, byte for byte.
+TEST(NodeTopology, TheAllocationsPoolsAreTheAnnotationsPools) {
+  NodeTopologyInputs in = inputs();
+  in.pods = {pod("lse", "LSE", "0-1"), pod("lsr", "LSR", "4-5"), pod("ls", "LS", "")};
+  std::vector<ObjectProblem> problems;
+  const NodeCpuAllocation allocation = allocateNodeCpus(in, &problems);
+  EXPECT_TRUE(problems.empty());
+  EXPECT_EQ(allocation.pools.online.toString(), "0-7");
+  EXPECT_EQ(allocation.pools.shared_pool.toString(), "2-3,6-7");
+  EXPECT_EQ(allocation.pools.be_pool.toString(), "2-7");
+  ASSERT_EQ(allocation.pools.shared_zones.size(), 2U);
+  EXPECT_EQ(allocation.pools.shared_zones[1].socket, 1);
+  EXPECT_EQ(allocation.pools.shared_zones[1].cpus.toString(), "6-7");
+  ASSERT_EQ(allocation.allocs.size(), 2U);
+  EXPECT_EQ(allocation.allocs[1].name, "lsr");
+
+  const auto from_allocation = buildNodeResourceTopology(in, allocation);
+  const auto from_scratch = buildNodeResourceTopology(in);
+  EXPECT_EQ(from_allocation.metadata.annotations, from_scratch.metadata.annotations);
+  EXPECT_EQ(annotationOf(from_allocation, api::kAnnotationNodeCPUSharedPools),
+            R"([{"cpuset":"2-3","node":0,"socket":0},{"cpuset":"6-7","node":1,"socket":1}])");
+}
+
 TEST(NodeTopology, KubeletPinnedPodsAreReportedAndLeftOutOfTheSharedPool) {
   NodeTopologyInputs in = inputs();
   in.pods = {pod("guaranteed", "", "")};

@@ -79,13 +79,23 @@ std::vector<std::string> render(const PodPlan& plan) {
   return out;
 }
 
-PodPlanInputs inputsFor(const std::vector<PodSpecForTest>& pods) {
+// The pods' cgroup folders under `naming` (the cgroupfs driver by default).
+resourceexecutor::PodCgroups cgroupsOf(
+    const std::vector<std::shared_ptr<const api::core::Pod>>& pods,
+    resourceexecutor::KubeletCgroupNaming naming = {}) {
+  return resourceexecutor::PodCgroups::resolve(naming, pods);
+}
+
+PodPlanInputs inputsFor(const std::vector<PodSpecForTest>& pods,
+                        resourceexecutor::KubeletCgroupNaming naming = {}) {
   PodPlanInputs in;
+  std::vector<std::shared_ptr<const api::core::Pod>> list;
   for (const auto& spec : pods) {
-    in.pods.push_back(makePod(spec));
+    list.push_back(makePod(spec));
   }
-  in.shared_pool = cpuset::CpuSet::range(2, 7);
-  in.be_pool = cpuset::CpuSet::range(0, 7);
+  in.pods = cgroupsOf(list, naming);
+  in.cpus.shared_pool = cpuset::CpuSet::range(2, 7);
+  in.cpus.be_pool = cpuset::CpuSet::range(0, 7);
   return in;
 }
 
@@ -145,8 +155,9 @@ TEST(PodPlan, LsPodGetsTheSharedPoolAndUnlabelledBestEffortIsBe) {
 }
 
 TEST(PodPlan, SystemdNamesAndContainerRuntimes) {
-  PodPlanInputs in = inputsFor({{"ls", "LS", "Burstable", "", {{"app", "", "", ""}}}});
-  in.naming.driver = system::CgroupDriver::Systemd;
+  resourceexecutor::KubeletCgroupNaming systemd;
+  systemd.driver = system::CgroupDriver::Systemd;
+  PodPlanInputs in = inputsFor({{"ls", "LS", "Burstable", "", {{"app", "", "", ""}}}}, systemd);
   auto plan = planPodResources(in);
   ASSERT_EQ(plan.updates.size(), 1U);
   EXPECT_EQ(plan.updates[0].dir.string(),
@@ -170,9 +181,9 @@ TEST(PodPlan, SkipsWhatItCannotPlaceAndSaysWhy) {
 
 TEST(PodPlan, ContainersThatHaveNotStartedAreSkipped) {
   PodPlanInputs in = inputsFor({{"be", "BE", "BestEffort", "", {{"app", "500", "500", ""}}}});
-  auto pod = std::make_shared<api::core::Pod>(*in.pods[0]);
+  auto pod = std::make_shared<api::core::Pod>(*in.pods.pods()[0].pod);
   pod->status.containerStatuses = api::Json::array();
-  in.pods = {pod};
+  in.pods = cgroupsOf({pod});
   auto lines = render(planPodResources(in));
   // Only the pod-level settings (twice: before and after the containers).
   ASSERT_EQ(lines.size(), 6U);
@@ -187,9 +198,9 @@ TEST(PodPlan, PinnedCpusetIsCutToTheNodesCpus) {
       {"elsewhere", "LSE", "Guaranteed", R"({"cpuset":"4096-8191"})", {{"app", "", "", ""}}},
       {"web", "LS", "Burstable", "", {{"app", "", "", ""}}},
   });
-  in.node_cpus = cpuset::CpuSet::range(0, 1);
-  in.shared_pool = cpuset::CpuSet::range(0, 0);
-  in.be_pool = cpuset::CpuSet::range(0, 1);
+  in.cpus.online = cpuset::CpuSet::range(0, 1);
+  in.cpus.shared_pool = cpuset::CpuSet::range(0, 0);
+  in.cpus.be_pool = cpuset::CpuSet::range(0, 1);
   auto plan = planPodResources(in);
   EXPECT_EQ(render(plan), (std::vector<std::string>{
                               "cpu.cfs_quota_us kubepods/pod1234-hostile -1",
@@ -210,9 +221,9 @@ TEST(PodPlan, NeverWritesAnEmptyCpuset) {
                  {"be", "BE", "BestEffort", "", {{"app", "", "", ""}}},
                  {"lsr", "LSR", "Guaranteed", R"({"cpuset":""})", {{"app", "", "", ""}}}});
   // Pools of CPUs the node does not have are as good as empty.
-  in.node_cpus = cpuset::CpuSet::range(0, 1);
-  in.shared_pool = cpuset::CpuSet::range(8, 9);
-  in.be_pool = cpuset::CpuSet();
+  in.cpus.online = cpuset::CpuSet::range(0, 1);
+  in.cpus.shared_pool = cpuset::CpuSet::range(8, 9);
+  in.cpus.be_pool = cpuset::CpuSet();
   for (const auto& update : planPodResources(in).updates) {
     if (update.resource == CgroupResource::CpusetCpus) {
       ADD_FAILURE() << "cpuset.cpus written: '" << update.value << "' in " << update.dir;

@@ -29,11 +29,17 @@ std::shared_ptr<const api::core::Pod> bePod(const std::string& uid) {
   return pod;
 }
 
+// The pods' cgroup folders under the cgroupfs driver.
+resourceexecutor::PodCgroups bePodCgroups(
+    const std::vector<std::shared_ptr<const api::core::Pod>>& pods) {
+  return resourceexecutor::PodCgroups::resolve({}, pods);
+}
+
 TEST(Reconciler, HandsThePlanToTheExecutorAndForgetsPodsThatLeft) {
   testing::MockResourceExecutor executor;
   Reconciler reconciler(executor, log::Logger());
   PodPlanInputs inputs;
-  inputs.pods = {bePod("a"), bePod("b")};
+  inputs.pods = bePodCgroups({bePod("a"), bePod("b")});
   std::vector<resourceexecutor::ResourceUpdate> first;
   EXPECT_CALL(executor, updateBatch(_))
       .WillOnce(::testing::DoAll(SaveArg<0>(&first), Return(Status::ok())));
@@ -48,7 +54,7 @@ TEST(Reconciler, HandsThePlanToTheExecutorAndForgetsPodsThatLeft) {
   // written again rather than skipped as cached.
   EXPECT_CALL(executor, forget(std::filesystem::path("kubepods/besteffort/podb"))).Times(1);
   EXPECT_CALL(executor, updateBatch(_)).WillOnce(Return(Status::ok()));
-  inputs.pods = {bePod("a")};
+  inputs.pods = bePodCgroups({bePod("a")});
   EXPECT_TRUE(reconciler.reconcile(inputs).status.isOk());
 }
 
@@ -56,7 +62,7 @@ TEST(Reconciler, ReportsTheExecutorsFailure) {
   testing::MockResourceExecutor executor;
   Reconciler reconciler(executor, log::Logger());
   PodPlanInputs inputs;
-  inputs.pods = {bePod("a")};
+  inputs.pods = bePodCgroups({bePod("a")});
   EXPECT_CALL(executor, updateBatch(_))
       .WillOnce(Return(Status::permissionDenied("failed to apply 1 of 9 updates: EACCES")));
   ReconcileStats stats = reconciler.reconcile(inputs);

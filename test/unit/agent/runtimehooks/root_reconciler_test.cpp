@@ -195,9 +195,8 @@ TEST_F(RootReconcilerTest, ROOT_BatchCpuLimitIsEnforcedByTheKernel) {
   ASSERT_TRUE(executor.ok()) << executor.status().toString();
   Reconciler reconciler(**executor, log::Logger());
   PodPlanInputs inputs;
-  inputs.naming = naming_;
-  inputs.pods = {pod_};
-  inputs.be_pool = cpuset::CpuSet::range(0, 0);
+  inputs.pods = resourceexecutor::PodCgroups::resolve(naming_, {pod_});
+  inputs.cpus.be_pool = cpuset::CpuSet::range(0, 0);
   ReconcileStats stats = reconciler.reconcile(inputs);
   ASSERT_TRUE(stats.status.isOk()) << stats.status.toString();
 
@@ -237,8 +236,7 @@ TEST_F(RootReconcilerTest, ROOT_AUnchangedPodIsNotWrittenAgain) {
   ASSERT_TRUE(executor.ok());
   Reconciler reconciler(**executor, log::Logger());
   PodPlanInputs inputs;
-  inputs.naming = naming_;
-  inputs.pods = {pod_};
+  inputs.pods = resourceexecutor::PodCgroups::resolve(naming_, {pod_});
   ASSERT_TRUE(reconciler.reconcile(inputs).status.isOk());
   const size_t audited = (*executor)->auditLog().size();
   EXPECT_GT(audited, 0U);
