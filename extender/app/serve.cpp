@@ -15,6 +15,7 @@
 #include "extender/framework/framework_service.hpp"
 #include "extender/framework/handle.hpp"
 #include "extender/framework/runtime.hpp"
+#include "extender/objects/kind_sources.hpp"
 #include "extender/plugins/builtin.hpp"
 #include "extender/plugins/kube/kube_plugins.hpp"
 #include "extender/reservation/controller.hpp"
@@ -235,10 +236,20 @@ Status serve(const config::KoordExtenderConfiguration& config, const log::Logger
   k8s::SharedInformerFactoryOptions factory_options;
   factory_options.logger = logger;
   k8s::SharedInformerFactory factory(client, std::move(factory_options));
-  std::function<bool()> synced;
-  KOORD_RETURN_IF_ERROR(connectInformers(factory, state, logger, synced));
+  std::function<bool()> cluster_synced;
+  KOORD_RETURN_IF_ERROR(connectInformers(factory, state, logger, cluster_synced));
+  // The kinds the enabled plugins read, each watched once; not ready before they have synced.
+  std::vector<std::string> enabled;
+  for (const config::PluginConfiguration& plugin : config.plugins)
+    enabled.push_back(plugin.name);
+  framework::ObjectStore objects;
+  KOORD_ASSIGN_OR_RETURN(std::function<bool()> objects_synced,
+                         objects::watchKinds(plugins::kindsRead(enabled), factory, objects));
+  std::function<bool()> synced = [cluster_synced, objects_synced] {
+    return cluster_synced() && objects_synced();
+  };
 
-  framework::BasicHandle handle(state, clock, logger);
+  framework::BasicHandle handle(state, clock, logger, &objects);
   framework::RuntimeOptions runtime_options;
   runtime_options.parallelism = config.parallelism;
   runtime_options.bind_timeout =

@@ -1,5 +1,6 @@
-// Handle: what a plugin may use besides its arguments: a read view of the cluster, the clock and
-// a logger. The runtime (koord-extender) and the simulator each provide one.
+// Handle: what a plugin may use besides its arguments: a read view of the cluster (nodes and
+// pods), the listers of the other kinds it declared (object_store.hpp), the clock and a logger. The
+// runtime (koord-extender) and the simulator each provide one.
 #pragma once
 
 #include <memory>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "extender/framework/node_info.hpp"
+#include "extender/framework/object_store.hpp"
 #include "extender/framework/pod_info.hpp"
 #include "koord/common/clock.hpp"
 #include "koord/log/logger.hpp"
@@ -42,17 +44,27 @@ class Handle {
  public:
   virtual ~Handle() = default;
   [[nodiscard]] virtual const ClusterView& cluster() const = 0;
+  // The listers of the kinds the enabled plugins declared.
+  [[nodiscard]] virtual const ObjectStore& objects() const = 0;
   [[nodiscard]] virtual const Clock& clock() const = 0;
   [[nodiscard]] virtual const log::Logger& logger() const = 0;
 };
 
-// The Handle over a cluster view, a clock and a logger that the caller owns (the extender, the
-// simulator, tests and benchmarks all use it). `cluster` and `clock` must outlive it.
+// The Handle over a cluster view, a clock, a logger and an object store that the caller owns (the
+// extender, the simulator, tests and benchmarks all use it). `cluster`, `clock` and `objects` must
+// outlive it; without `objects` no kind has a lister.
 class BasicHandle final : public Handle {
  public:
-  BasicHandle(const ClusterView& cluster, const Clock& clock, log::Logger logger = {})
-      : cluster_(cluster), clock_(clock), logger_(std::move(logger)) {}
+  BasicHandle(const ClusterView& cluster, const Clock& clock, log::Logger logger = {},
+              const ObjectStore* objects = nullptr)
+      : cluster_(cluster),
+        clock_(clock),
+        logger_(std::move(logger)),
+        objects_(objects != nullptr ? *objects : no_objects_) {}
+  BasicHandle(const BasicHandle&) = delete;
+  BasicHandle& operator=(const BasicHandle&) = delete;
   [[nodiscard]] const ClusterView& cluster() const override { return cluster_; }
+  [[nodiscard]] const ObjectStore& objects() const override { return objects_; }
   [[nodiscard]] const Clock& clock() const override { return clock_; }
   [[nodiscard]] const log::Logger& logger() const override { return logger_; }
 
@@ -60,6 +72,8 @@ class BasicHandle final : public Handle {
   const ClusterView& cluster_;
   const Clock& clock_;
   log::Logger logger_;
+  ObjectStore no_objects_;
+  const ObjectStore& objects_;
 };
 
 }  // namespace koord::extender::framework

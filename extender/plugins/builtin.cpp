@@ -1,5 +1,7 @@
 #include "extender/plugins/builtin.hpp"
 
+#include <algorithm>
+#include <set>
 #include <string>
 
 #include "extender/plugins/batch_resources/batch_resources.hpp"
@@ -26,6 +28,17 @@ std::vector<std::string> defaultPluginNames() {
   for (const BuiltinPlugin& plugin : builtinPluginList())
     names.emplace_back(plugin.name);
   return names;
+}
+
+std::vector<std::string> kindsRead(const std::vector<std::string>& plugins) {
+  std::set<std::string> kinds;
+  for (const BuiltinPlugin& plugin : builtinPluginList()) {
+    if (std::find(plugins.begin(), plugins.end(), plugin.name) == plugins.end())
+      continue;
+    for (std::string_view kind : plugin.kinds)
+      kinds.emplace(kind);
+  }
+  return {kinds.begin(), kinds.end()};
 }
 
 framework::Registry builtinPlugins() {

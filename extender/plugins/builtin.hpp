@@ -5,7 +5,10 @@
 // docs/extender-plugins.md. A node is rejected by the first plugin that refuses it, so the order
 // decides which reason a user reads; tests hold the four to this list.
 //
-// Adding a plugin: its folder under plugins/, and one line in builtin.cpp's list.
+// Adding a plugin: its folder under plugins/, and one line in builtin.cpp's list, naming the kinds
+// it reads through Handle::objects() (framework/kinds.hpp); `koord-extender serve` watches exactly
+// the kinds of the enabled plugins, and the chart's RBAC must grant list and watch on them (a test
+// checks it).
 #pragma once
 
 #include <string>
@@ -20,6 +23,8 @@ namespace koord::extender::plugins {
 struct BuiltinPlugin {
   std::string_view name;
   framework::PluginFactory factory;
+  // The kinds (framework::KindOf<T>::kName) the plugin reads through Handle::objects().
+  std::vector<std::string_view> kinds = {};
 };
 
 // NodeReservation, PriorityQoS, BatchResources, DeviceResources, Reservation: the default order.
@@ -27,6 +32,10 @@ struct BuiltinPlugin {
 
 // The names of builtinPluginList(), in order.
 [[nodiscard]] std::vector<std::string> defaultPluginNames();
+
+// The kinds the plugins named in `plugins` declare, sorted, each once (unknown names are skipped:
+// Runtime::create reports them).
+[[nodiscard]] std::vector<std::string> kindsRead(const std::vector<std::string>& plugins);
 
 // A registry with every built-in plugin under its kName: what `koord-extender serve` creates its
 // plugins from.

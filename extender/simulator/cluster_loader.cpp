@@ -3,6 +3,7 @@
 #include <initializer_list>
 #include <utility>
 
+#include "extender/objects/kind_sources.hpp"
 #include "koord/api/core/pod_helpers.hpp"
 #include "koord/api/registry.hpp"
 
@@ -260,6 +261,13 @@ Status ClusterLoader::addObject(const YamlDocument& doc, const std::string& poin
   if (kind == api::scheduling::kReservationKind &&
       api_version.rfind(std::string(api::scheduling::kGroup) + "/", 0) == 0) {
     return addReservation(doc, pointer, object);
+  }
+  if (std::optional<objects::KindSource> source = objects::findKindSource(kind)) {
+    auto decoded = source->decode(object);
+    if (!decoded.ok())
+      return decodeError(doc, pointer, object, kind + " '" + objectName(object) + "'",
+                         decoded.status());
+    input_.objects[kind].push_back(std::move(*decoded));
   }
   input_.other_kinds[kind]++;
   return Status::ok();

@@ -38,6 +38,9 @@ struct ClusterInput {
   // "Pod/<ns>/<name>", "Node/<name>", "Reservation/<name>" -> "file:line"
   std::map<std::string, std::string> sources;
   std::map<std::string, int> other_kinds;  // CRD kind -> how many objects were read
+  // The objects of the kinds a plugin may read (objects::kindSources(), Reservation aside: it is in
+  // `reservations`), each as its KindSource's decode() made it, by kind, in input order.
+  std::map<std::string, std::vector<std::shared_ptr<const void>>> objects;
 };
 
 class ClusterLoader {

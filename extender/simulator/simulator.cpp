@@ -9,6 +9,7 @@
 #include "extender/framework/cluster_state.hpp"
 #include "extender/framework/fit_error.hpp"
 #include "extender/framework/reservation_info.hpp"
+#include "extender/objects/kind_sources.hpp"
 #include "extender/plugins/builtin.hpp"
 #include "extender/plugins/kube/prioritize.hpp"
 #include "extender/plugins/node_reservation/node_reservation.hpp"
@@ -115,7 +116,9 @@ namespace {
 class Simulation {
  public:
   Simulation(const ClusterInput& input, const SimulationOptions& options)
-      : input_(input), options_(options), state_(clock_, std::chrono::hours(24 * 365)) {}
+      : input_(input), options_(options), state_(clock_, std::chrono::hours(24 * 365)) {
+    publishObjects();
+  }
 
   Result<SimulationResult> run() {
     result_.other_kinds = input_.other_kinds;
@@ -174,6 +177,17 @@ class Simulation {
                               input_.reservations[b]->metadata.creationTimestamp;
                      });
     return Status::ok();
+  }
+
+  // The plugins' listers: every object of the input of a kind a plugin may read.
+  void publishObjects() {
+    for (const auto& [kind, objects] : input_.objects) {
+      if (std::optional<objects::KindSource> source = objects::findKindSource(kind))
+        source->publish(objects, objects_);
+    }
+    objects_.set<api::scheduling::Reservation>(
+        std::make_shared<const framework::FixedLister<api::scheduling::Reservation>>(
+            input_.reservations));
   }
 
   Status createRuntime() {
@@ -324,7 +338,8 @@ class Simulation {
   const SimulationOptions& options_;
   FakeClock clock_;
   framework::ClusterState state_;
-  framework::BasicHandle handle_{state_, clock_};
+  framework::ObjectStore objects_;
+  framework::BasicHandle handle_{state_, clock_, log::Logger{}, &objects_};
   std::unique_ptr<framework::Runtime> runtime_;
   SimulationResult result_;
   RecordingBinder binder_;

@@ -100,11 +100,13 @@ class EmptyCluster final : public framework::ClusterView {
 class TestHandle final : public framework::Handle {
  public:
   const framework::ClusterView& cluster() const override { return cluster_; }
+  const framework::ObjectStore& objects() const override { return objects_; }
   const Clock& clock() const override { return clock_; }
   const log::Logger& logger() const override { return logger_; }
 
  private:
   EmptyCluster cluster_;
+  framework::ObjectStore objects_;
   FakeClock clock_;
   log::Logger logger_;
 };

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "koord/api/sigs/pod_group.hpp"
+
 namespace koord::extender::simulator {
 namespace {
 
@@ -45,6 +47,11 @@ spec: {minMember: 2}
   EXPECT_EQ(in.pods[1]->metadata.namespace_, "jobs");
   EXPECT_EQ(in.sources.at("Pod/jobs/p2"), "c.yaml:12");
   EXPECT_EQ(in.other_kinds.at("PodGroup"), 1);
+  // Kept for the plugins that read PodGroups, not only counted.
+  ASSERT_EQ(in.objects.at("PodGroup").size(), 1u);
+  const auto* group = static_cast<const api::sigs::PodGroup*>(in.objects.at("PodGroup")[0].get());
+  EXPECT_EQ(group->metadata.namespace_, "jobs");
+  EXPECT_EQ(group->spec.minMember, 2);
 }
 
 struct BadCase {
