@@ -3,41 +3,13 @@
 #include <algorithm>
 #include <set>
 
+#include "agent/resourceexecutor/confinement.hpp"
+#include "agent/resourceexecutor/executor_metrics.hpp"
 #include "koord/cpuset/cpu_set.hpp"
 
 namespace koord::agent::resourceexecutor {
 
 namespace {
-
-constexpr std::string_view kWritesMetric = "koord_agent_executor_writes_total";
-
-// The components of a relative `dir` without empty and "." ones; nullopt when `dir` is
-// absolute or holds ".." or a NUL byte.
-std::optional<std::vector<std::string>> lexicalComponents(const std::filesystem::path& dir) {
-  if (dir.has_root_directory() || dir.has_root_name() ||
-      dir.native().find('\0') != std::string::npos) {
-    return std::nullopt;
-  }
-  std::vector<std::string> parts;
-  for (const std::filesystem::path& part : dir) {
-    const std::string& text = part.native();
-    if (text == "..") {
-      return std::nullopt;
-    }
-    if (!text.empty() && text != ".") {
-      parts.push_back(text);
-    }
-  }
-  return parts;
-}
-
-std::filesystem::path joinComponents(const std::vector<std::string>& parts) {
-  std::filesystem::path dir;
-  for (const std::string& part : parts) {
-    dir /= part;
-  }
-  return dir;
-}
 
 size_t depthOf(const std::filesystem::path& dir) {
   return static_cast<size_t>(std::distance(dir.begin(), dir.end()));
@@ -48,7 +20,7 @@ size_t depthOf(const std::filesystem::path& dir) {
 Result<std::unique_ptr<CgroupResourceExecutor>> CgroupResourceExecutor::create(
     std::unique_ptr<CgroupWriter> writer, const Clock& clock, ResourceExecutorOptions options,
     const log::Logger* logger, metrics::MetricsRegistry* registry) {
-  const auto parts = lexicalComponents(options.kubepods_dir);
+  const auto parts = relativeComponents(options.kubepods_dir);
   if (!parts.has_value() || parts->empty()) {
     return Status::invalidArgument("failed to create resource executor: kubepods folder '" +
                                    options.kubepods_dir.string() +
@@ -60,10 +32,8 @@ Result<std::unique_ptr<CgroupResourceExecutor>> CgroupResourceExecutor::create(
   std::optional<metrics::CounterFamily> writes;
   if (registry != nullptr) {
     KOORD_ASSIGN_OR_RETURN(
-        writes, registry->counterFamily(std::string(kWritesMetric),
-                                        "Cgroup updates of the resource executor by logical "
-                                        "resource and result (ok, skipped, failed, refused).",
-                                        {"resource", "result"}));
+        writes, registry->counterFamily(std::string(kExecutorWritesMetric),
+                                        std::string(kExecutorWritesHelp), {"resource", "result"}));
   }
   std::filesystem::path kubepods = joinComponents(*parts);
   return std::unique_ptr<CgroupResourceExecutor>(
@@ -119,7 +89,7 @@ Status CgroupResourceExecutor::updateBatch(std::vector<ResourceUpdate> updates) 
 
 void CgroupResourceExecutor::forget(const std::filesystem::path& dir) {
   const std::lock_guard<std::mutex> lock(mu_);
-  const auto parts = lexicalComponents(dir);
+  const auto parts = relativeComponents(dir);
   if (!parts.has_value() || parts->empty()) {
     return;
   }
@@ -145,10 +115,9 @@ uint64_t CgroupResourceExecutor::skippedWrites() const {
 
 Result<CgroupResourceExecutor::Checked> CgroupResourceExecutor::check(
     const ResourceUpdate& update) {
-  const auto parts = lexicalComponents(update.dir);
-  const std::vector<std::string> kubepods = *lexicalComponents(kubepods_);
-  const bool inside = parts.has_value() && parts->size() >= kubepods.size() &&
-                      std::equal(kubepods.begin(), kubepods.end(), parts->begin());
+  const auto parts = relativeComponents(update.dir);
+  const std::vector<std::string> kubepods = *relativeComponents(kubepods_);
+  const bool inside = parts.has_value() && startsWith(*parts, kubepods);
   if (!inside) {
     Status refusal =
         Status::permissionDenied("refusing to write '" + displayFile(update.resource, update.dir) +
