@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "agent/system/kubelet_cgroup_name.hpp"
+
 namespace koord::agent::resourceexecutor {
 
 namespace {
@@ -45,25 +47,10 @@ std::vector<std::string> qosName(const KubeletCgroupNaming& naming, KubeQosClass
   return name;
 }
 
-// The folder of a kubelet cgroup name under the driver: cgroupfs joins the components;
-// systemd expands the slice "c1-c2-...-cn.slice" (each '-' of a component escaped to '_') into
-// c1.slice/c1-c2.slice/.../c1-...-cn.slice.
+// The folder of a kubelet cgroup name under the driver (the one rule: kubelet_cgroup_name.hpp).
 std::filesystem::path toDir(const KubeletCgroupNaming& naming,
                             const std::vector<std::string>& name) {
-  std::filesystem::path dir;
-  if (naming.driver == CgroupDriver::Cgroupfs) {
-    for (const std::string& part : name) {
-      dir /= part;
-    }
-    return dir;
-  }
-  std::string prefix;
-  for (std::string part : name) {
-    std::replace(part.begin(), part.end(), '-', '_');
-    prefix += (prefix.empty() ? "" : "-") + part;
-    dir /= prefix + ".slice";
-  }
-  return dir;
+  return system::kubeletCgroupDir(naming.driver, name);
 }
 
 bool isIdChar(char c) {

@@ -3,6 +3,7 @@
 #include <system_error>
 #include <vector>
 
+#include "agent/system/kubelet_cgroup_name.hpp"
 #include "agent/system/sysfs_file.hpp"
 #include "koord/config/yaml.hpp"
 
@@ -208,26 +209,7 @@ fs::path subsystemRoot(const SysPaths& paths, CgroupVersion version, std::string
 Result<fs::path> kubepodsPath(CgroupDriver driver, std::string_view cgroup_root) {
   KOORD_ASSIGN_OR_RETURN(std::vector<std::string> components, rootComponents(cgroup_root));
   components.emplace_back("kubepods");
-  fs::path path;
-  if (driver == CgroupDriver::Cgroupfs) {
-    for (const std::string& part : components) {
-      path /= part;
-    }
-    return path;
-  }
-  // The kubelet joins the escaped components with '-' into one slice name and expands it the way
-  // systemd nests slices: a-b-kubepods.slice lives in a.slice/a-b.slice/.
-  std::string prefix;
-  for (std::string part : components) {
-    for (char& c : part) {
-      if (c == '-') {
-        c = '_';
-      }
-    }
-    prefix += (prefix.empty() ? "" : "-") + part;
-    path /= prefix + ".slice";
-  }
-  return path;
+  return kubeletCgroupDir(driver, components);
 }
 
 bool detectCfsBurst(const SysPaths& paths, const CgroupLayout& layout) {
