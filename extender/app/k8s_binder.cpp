@@ -65,4 +65,17 @@ Status K8sBinder::bindPod(const framework::PodInfo& pod, const std::string& node
   return client.bind(meta.namespace_, meta.name, pod.uid, node);
 }
 
+Result<std::shared_ptr<const api::core::Pod>> K8sBinder::getPod(const std::string& ns,
+                                                                const std::string& name,
+                                                                framework::BindDeadline deadline) {
+  Result<k8s::RequestOptions> options = until(deadline, "pod lookup");
+  if (!options.ok()) {
+    return options.status();
+  }
+  k8s::RestApiClient client(rest_, *options);
+  KOORD_ASSIGN_OR_RETURN(api::core::Pod pod,
+                         k8s::getAs<api::core::Pod>(client, k8s::kPods, ns, name));
+  return std::shared_ptr<const api::core::Pod>(std::make_shared<api::core::Pod>(std::move(pod)));
+}
+
 }  // namespace koord::extender::app

@@ -23,6 +23,11 @@ class K8sBinder final : public framework::Binder {
   Status bindPod(const framework::PodInfo& pod, const std::string& node,
                  framework::BindDeadline deadline) override;
 
+  // GET the pod (a bind that came before the pod informer delivered it).
+  Result<std::shared_ptr<const api::core::Pod>> getPod(const std::string& ns,
+                                                       const std::string& name,
+                                                       framework::BindDeadline deadline) override;
+
   // The merge-patch body for `patch` (maps that are empty are left out).
   [[nodiscard]] static std::string mergePatchBody(const framework::BindPatch& patch);
 

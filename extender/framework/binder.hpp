@@ -9,10 +9,13 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 
 #include "extender/framework/plugin.hpp"
 #include "extender/framework/pod_info.hpp"
+#include "koord/api/core/pod.hpp"
+#include "koord/common/result.hpp"
 #include "koord/common/status.hpp"
 
 namespace koord::extender::framework {
@@ -28,6 +31,14 @@ class Binder {
   // POST pods/<name>/binding to `node`.
   [[nodiscard]] virtual Status bindPod(const PodInfo& pod, const std::string& node,
                                        BindDeadline deadline) = 0;
+  // The pod as the API server holds it now, for a bind that arrives before the pod informer has
+  // delivered the pod (kube-scheduler watches pods on its own connection and may bind a pod a few
+  // milliseconds after it was created). kNotFound when there is no such pod. Default: kNotFound (a
+  // binder without an API server: the simulator's, tests').
+  [[nodiscard]] virtual Result<std::shared_ptr<const api::core::Pod>> getPod(
+      const std::string& ns, const std::string& name, BindDeadline /*deadline*/) {
+    return Status::notFound("pod '" + ns + "/" + name + "' not found");
+  }
 };
 
 }  // namespace koord::extender::framework

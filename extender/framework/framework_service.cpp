@@ -1,6 +1,7 @@
 #include "extender/framework/framework_service.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <utility>
 
@@ -276,8 +277,22 @@ ext::ExtenderBindingResult FrameworkService::bind(const ext::ExtenderBindingArgs
   const std::string key = args.podNamespace + "/" + args.podName;
   auto pod = cluster_.pod(key);
   if (pod == nullptr) {
-    out.error = "failed to bind pod '" + key + "': the pod is not in koord-extender's cache";
-    return out;
+    // Not delivered by the informer yet: read it (within a quarter of the bind's time, so that
+    // the bind itself keeps the rest).
+    const auto deadline = std::chrono::steady_clock::now() + runtime_.bindTimeout() / 4;
+    auto fetched = binder_.getPod(args.podNamespace, args.podName, deadline);
+    if (!fetched.ok()) {
+      out.error = "failed to bind pod '" + key +
+                  "': the pod is not in koord-extender's cache, and reading it failed: " +
+                  fetched.status().message();
+      return out;
+    }
+    auto info = PodInfo::create(std::move(*fetched));
+    if (!info.ok()) {
+      out.error = "failed to bind pod '" + key + "': " + info.status().message();
+      return out;
+    }
+    pod = std::move(*info);
   }
   if (!args.podUID.empty() && pod->uid != args.podUID) {
     out.error = "failed to bind pod '" + key + "': the cache holds UID '" + pod->uid +

@@ -234,6 +234,10 @@ Result<std::unique_ptr<Runtime>> Runtime::create(const Registry& registry, const
   return std::unique_ptr<Runtime>(new Runtime(std::move(impl)));
 }
 
+std::chrono::milliseconds Runtime::bindTimeout() const {
+  return impl_->bind_timeout;
+}
+
 bool Runtime::scores() const {
   return !impl_->score.empty();
 }

@@ -108,6 +108,8 @@ class Runtime {
       const PodInfo& preemptor,
       const std::map<std::string, std::vector<std::shared_ptr<const PodInfo>>>& candidates) const;
 
+  // RuntimeOptions::bind_timeout.
+  [[nodiscard]] std::chrono::milliseconds bindTimeout() const;
   // Whether any score plugin is configured (when none is, every score is 0 and the caller may skip
   // the call).
   [[nodiscard]] bool scores() const;

@@ -24,8 +24,19 @@ class NullBinder final : public Binder {
     bound.push_back(pod.key + "->" + node);
     return bind_error;
   }
+  Result<std::shared_ptr<const api::core::Pod>> getPod(const std::string& ns,
+                                                       const std::string& name,
+                                                       BindDeadline) override {
+    for (const auto& pod : api_server_pods) {
+      if (pod->metadata.namespace_ == ns && pod->metadata.name == name)
+        return pod;
+    }
+    return Status::notFound("pods \"" + name + "\" not found");
+  }
   Status bind_error;
   std::vector<std::string> bound;
+  // What the API server has that the cache may not yet.
+  std::vector<std::shared_ptr<const api::core::Pod>> api_server_pods;
 };
 
 class FrameworkServiceTest : public RuntimeFixture {
@@ -386,7 +397,11 @@ TEST_F(FrameworkServiceTest, BindFailuresForgetThePod) {
        Status::conflict("pod is already bound"),
        "pod is already bound"},
       {"re-check fails", {"big", "default", "uid-big", "n1"}, {}, "Fit: Insufficient cpu"},
-      {"unknown pod", {"nope", "default", "", "n1"}, {}, "not in koord-extender's cache"},
+      {"unknown pod",
+       {"nope", "default", "", "n1"},
+       {},
+       "failed to bind pod 'default/nope': the pod is not in koord-extender's cache, and reading "
+       "it failed: pods \"nope\" not found"},
       {"unknown node", {"p", "default", "", "ghost"}, {}, "node 'ghost'"},
       {"uid mismatch", {"p", "default", "other-uid", "n1"}, {}, "other-uid"},
   };
@@ -398,6 +413,22 @@ TEST_F(FrameworkServiceTest, BindFailuresForgetThePod) {
     EXPECT_FALSE(cluster_.isAssumed("default/" + c.args.podName));
     EXPECT_EQ(cluster_.nodeInfo("n1")->requested().milli_cpu, 0);
   }
+}
+
+// kube-scheduler may bind a pod before koord-extender's pod informer has delivered it: the bind
+// reads the pod from the API server and goes on.
+TEST_F(FrameworkServiceTest, BindReadsAPodTheInformerHasNotDeliveredYet) {
+  binder_.api_server_pods.push_back(makePod("fresh", "1"));
+  ASSERT_EQ(cluster_.pod("default/fresh"), nullptr);
+  auto result = service_->bind({"fresh", "default", "uid-fresh", "n1"});
+  EXPECT_EQ(result.error, "");
+  EXPECT_EQ(binder_.bound.back(), "default/fresh->n1");
+  EXPECT_TRUE(cluster_.isAssumed("default/fresh"));
+  EXPECT_EQ(cluster_.nodeInfo("n1")->requested().milli_cpu, 1000);
+  // The UID check still holds for a pod read this way.
+  binder_.api_server_pods.push_back(makePod("other", "1"));
+  result = service_->bind({"other", "default", "uid-stale", "n1"});
+  EXPECT_NE(result.error.find("uid-stale"), std::string::npos) << result.error;
 }
 
 TEST_F(FrameworkServiceTest, PreemptAnswersMetaVictims) {
