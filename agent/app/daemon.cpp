@@ -83,7 +83,7 @@ Result<std::unique_ptr<Daemon>> Daemon::create(DaemonOptions options, log::Logge
                                             std::move(deps), std::move(parts)));
   Daemon* self = daemon.get();
   self->deps_.states.onChange([self](statesinformer::StateKind kind) {
-    if (kind == statesinformer::StateKind::Pods || kind == statesinformer::StateKind::Node) {
+    if (kind == statesinformer::StateKind::kPods || kind == statesinformer::StateKind::kNode) {
       self->dirty_ = true;
       self->cv_.notify_all();
     }

@@ -12,10 +12,10 @@ Result<ReportCounter> ReportCounter::create(metrics::MetricsRegistry& registry) 
 
 void ReportCounter::count(std::string_view object,
                           const Result<reporters::SyncOutcome>& outcome) const {
-  const char* result = !outcome.ok()                                 ? "failed"
-                       : *outcome == reporters::SyncOutcome::Created ? "created"
-                       : *outcome == reporters::SyncOutcome::Updated ? "updated"
-                                                                     : "unchanged";
+  const char* result = !outcome.ok()                                  ? "failed"
+                       : *outcome == reporters::SyncOutcome::kCreated ? "created"
+                       : *outcome == reporters::SyncOutcome::kUpdated ? "updated"
+                                                                      : "unchanged";
   auto counter = family_.withLabels({object, result});
   if (counter.ok()) {
     counter->inc();

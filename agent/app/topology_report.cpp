@@ -55,7 +55,7 @@ void TopologyReport::run(Clock::TimePoint now, system::CpuPools& cpus) {
   cpus = std::move(allocation.pools);
   auto topology = reporters::syncNodeResourceTopology(client_, nrt);
   counter_.count("NodeResourceTopology", topology);
-  Result<reporters::SyncOutcome> device = reporters::SyncOutcome::Unchanged;
+  Result<reporters::SyncOutcome> device = reporters::SyncOutcome::kUnchanged;
   if (host_.has_nvml) {
     // NVML is loaded for this report only (host.hpp says why).
     auto gpus = [&]() -> Result<std::vector<devices::GpuDevice>> {

@@ -23,21 +23,21 @@ size_t index(MetricKind kind) {
 
 std::string_view metricKindName(MetricKind kind) {
   switch (kind) {
-    case MetricKind::NodeCpu:
+    case MetricKind::kNodeCpu:
       return "node_cpu";
-    case MetricKind::NodeMemory:
+    case MetricKind::kNodeMemory:
       return "node_memory";
-    case MetricKind::SystemCpu:
+    case MetricKind::kSystemCpu:
       return "system_cpu";
-    case MetricKind::SystemMemory:
+    case MetricKind::kSystemMemory:
       return "system_memory";
-    case MetricKind::PodCpu:
+    case MetricKind::kPodCpu:
       return "pod_cpu";
-    case MetricKind::PodMemory:
+    case MetricKind::kPodMemory:
       return "pod_memory";
-    case MetricKind::ContainerCpu:
+    case MetricKind::kContainerCpu:
       return "container_cpu";
-    case MetricKind::ContainerMemory:
+    case MetricKind::kContainerMemory:
       return "container_memory";
   }
   return "unknown";
@@ -45,10 +45,10 @@ std::string_view metricKindName(MetricKind kind) {
 
 bool isNodeLevel(MetricKind kind) {
   switch (kind) {
-    case MetricKind::NodeCpu:
-    case MetricKind::NodeMemory:
-    case MetricKind::SystemCpu:
-    case MetricKind::SystemMemory:
+    case MetricKind::kNodeCpu:
+    case MetricKind::kNodeMemory:
+    case MetricKind::kSystemCpu:
+    case MetricKind::kSystemMemory:
       return true;
     default:
       return false;

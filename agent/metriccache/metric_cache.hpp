@@ -35,14 +35,14 @@
 namespace koord::agent::metriccache {
 
 enum class MetricKind : uint8_t {
-  NodeCpu,          // cores used by the whole node
-  NodeMemory,       // bytes used by the whole node (MemTotal - MemAvailable)
-  SystemCpu,        // node - the sum of pods, floored at 0
-  SystemMemory,     // node - the sum of pods, floored at 0
-  PodCpu,           // cores, per pod UID
-  PodMemory,        // working-set bytes, per pod UID
-  ContainerCpu,     // cores, per container id
-  ContainerMemory,  // working-set bytes, per container id
+  kNodeCpu,          // cores used by the whole node
+  kNodeMemory,       // bytes used by the whole node (MemTotal - MemAvailable)
+  kSystemCpu,        // node - the sum of pods, floored at 0
+  kSystemMemory,     // node - the sum of pods, floored at 0
+  kPodCpu,           // cores, per pod UID
+  kPodMemory,        // working-set bytes, per pod UID
+  kContainerCpu,     // cores, per container id
+  kContainerMemory,  // working-set bytes, per container id
 };
 inline constexpr size_t kMetricKindCount = 8;
 

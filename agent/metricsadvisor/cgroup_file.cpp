@@ -71,7 +71,7 @@ Status readWholeFile(const std::string& path, std::string* content) {
     return fileError(path, errno);
   }
   const FdCloser closer(fd);
-  return readDescriptor(fd, ReadMode::Stream, path, content);
+  return readDescriptor(fd, ReadMode::kStream, path, content);
 }
 
 Status readDescriptor(int fd, ReadMode mode, const std::string& path, std::string* content) {
@@ -80,7 +80,7 @@ Status readDescriptor(int fd, ReadMode mode, const std::string& path, std::strin
   while (true) {
     const size_t used = content->size();
     content->resize(used + chunk);
-    const ssize_t n = mode == ReadMode::WholeFromStart
+    const ssize_t n = mode == ReadMode::kWholeFromStart
                           ? ::pread(fd, content->data() + used, chunk, static_cast<off_t>(used))
                           : ::read(fd, content->data() + used, chunk);
     if (n < 0) {
@@ -95,7 +95,7 @@ Status readDescriptor(int fd, ReadMode mode, const std::string& path, std::strin
                            : fileError(path, err);
     }
     content->resize(used + static_cast<size_t>(n));
-    if (n == 0 || (mode == ReadMode::WholeFromStart && static_cast<size_t>(n) < chunk)) {
+    if (n == 0 || (mode == ReadMode::kWholeFromStart && static_cast<size_t>(n) < chunk)) {
       return Status::ok();
     }
     chunk = std::max(chunk, content->size());  // read bigger files in fewer calls

@@ -30,12 +30,12 @@ namespace koord::agent::metricsadvisor {
 // How readDescriptor reads.
 enum class ReadMode {
   // read(2) from the current offset until a read returns 0.
-  Stream,
+  kStream,
   // pread(2) from offset 0; a read that returns less than asked ends the file. Right for regular
   // files and for single-record kernfs files (every cgroup file read here: the kernel writes the
   // whole content at once and hands it out in one read when the buffer is large enough), not for
   // multi-record seq_files such as cgroup.procs.
-  WholeFromStart,
+  kWholeFromStart,
 };
 
 // The content of the open file `fd` into `*content` (replacing it). Errors name `path`; EISDIR

@@ -67,7 +67,7 @@ Status CgroupFileCache::readLocked(const std::string& path) {
   maybeSweepLocked();
   const auto it = files_.find(path);
   if (it != files_.end()) {
-    Status read = readDescriptor(it->second.fd, ReadMode::WholeFromStart, path, &buffer_);
+    Status read = readDescriptor(it->second.fd, ReadMode::kWholeFromStart, path, &buffer_);
     if (read.isOk() && !(it->second.check_links && unlinked(it->second.fd))) {
       it->second.used = true;
       return read;
@@ -80,7 +80,7 @@ Status CgroupFileCache::readLocked(const std::string& path) {
   if (fd < 0) {
     return fileError(path, errno);
   }
-  Status read = readDescriptor(fd, ReadMode::WholeFromStart, path, &buffer_);
+  Status read = readDescriptor(fd, ReadMode::kWholeFromStart, path, &buffer_);
   if (read.isOk() && files_.size() < max_open_files_) {
     files_.emplace(path, Entry{.fd = fd, .used = true, .check_links = !onKernfs(fd)});
   } else {

@@ -15,7 +15,7 @@
 //    other filesystems, such as a test's tree, an fstat finds no link left) is closed and the
 //    path is opened again, so a removed cgroup reads as kNotFound, as without the cache;
 //  - a file is read with one pread(2) at offset 0 when it fits the buffer (see
-//    ReadMode::WholeFromStart: cgroup files are single-record);
+//    ReadMode::kWholeFromStart: cgroup files are single-record);
 //  - descriptors not used for a while are closed: every time the reads since the last sweep
 //    reach twice the number of kept files (plus 64), the files not read since that sweep are
 //    closed (keepOpen() marks a file as read without reading it). A collector that reads (or

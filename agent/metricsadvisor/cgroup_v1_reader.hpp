@@ -38,7 +38,9 @@ class CgroupV1Reader final : public CgroupReader {
                           size_t max_open_files = CgroupFileCache::kDefaultMaxOpenFiles,
                           uint32_t inactive_file_period = WorkingSetReader::kDefaultPeriod);
 
-  [[nodiscard]] system::CgroupVersion version() const override { return system::CgroupVersion::V1; }
+  [[nodiscard]] system::CgroupVersion version() const override {
+    return system::CgroupVersion::kV1;
+  }
   [[nodiscard]] Result<uint64_t> cpuUsageNanos(std::string_view relative_dir) const override;
   [[nodiscard]] Result<uint64_t> memoryWorkingSetBytes(
       std::string_view relative_dir) const override;

@@ -32,10 +32,10 @@ CollectStats MetricsAdvisor::collect(metriccache::TimePoint now) {
   const NodeUsage node = node_.collect(now, stats);
   const PodsUsage pods = pods_.collect(now, stats);
   if (node.cpu_cores.has_value()) {
-    recordSystem(*cache_, MetricKind::SystemCpu, now, *node.cpu_cores, pods.cpu_cores, stats);
+    recordSystem(*cache_, MetricKind::kSystemCpu, now, *node.cpu_cores, pods.cpu_cores, stats);
   }
   if (node.memory_bytes.has_value()) {
-    recordSystem(*cache_, MetricKind::SystemMemory, now, *node.memory_bytes, pods.memory_bytes,
+    recordSystem(*cache_, MetricKind::kSystemMemory, now, *node.memory_bytes, pods.memory_bytes,
                  stats);
   }
   return stats;

@@ -122,13 +122,13 @@ NodeUsage NodeCollector::collect(metriccache::TimePoint now, CollectStats& stats
 
   const Result<ProcCpuTicks> ticks = readStat();
   if (!ticks.ok()) {
-    stats.addError(MetricKind::NodeCpu, ticks.status());
+    stats.addError(MetricKind::kNodeCpu, ticks.status());
   } else {
     const ProcCpuTicks current = *ticks;
     if (last_.has_value() && current.busy >= last_->busy && current.total > last_->total) {
       const double cores = static_cast<double>(current.busy - last_->busy) /
                            static_cast<double>(current.total - last_->total) * current.cpus;
-      if (record(MetricKind::NodeCpu, cores)) {
+      if (record(MetricKind::kNodeCpu, cores)) {
         usage.cpu_cores = cores;
       }
     }
@@ -137,8 +137,8 @@ NodeUsage NodeCollector::collect(metriccache::TimePoint now, CollectStats& stats
 
   const Result<uint64_t> used = readMeminfo();
   if (!used.ok()) {
-    stats.addError(MetricKind::NodeMemory, used.status());
-  } else if (record(MetricKind::NodeMemory, static_cast<double>(*used))) {
+    stats.addError(MetricKind::kNodeMemory, used.status());
+  } else if (record(MetricKind::kNodeMemory, static_cast<double>(*used))) {
     usage.memory_bytes = static_cast<double>(*used);
   }
   return usage;

@@ -103,8 +103,8 @@ PodsUsage PodCollector::collect(metriccache::TimePoint now, CollectStats& stats)
           touch(containers_, container.id);
         }
       }
-      const Reading reading = collectOne(pod.uid, pod.cgroup_dir, pod_state, MetricKind::PodCpu,
-                                         MetricKind::PodMemory, now, stats);
+      const Reading reading = collectOne(pod.uid, pod.cgroup_dir, pod_state, MetricKind::kPodCpu,
+                                         MetricKind::kPodMemory, now, stats);
       if (reading.gone) {
         ++stats.missing_pods;
         continue;
@@ -122,8 +122,8 @@ PodsUsage PodCollector::collect(metriccache::TimePoint now, CollectStats& stats)
           continue;
         }
         CpuState& state = touch(containers_, container.id);
-        if (collectOne(container.id, container.cgroup_dir, state, MetricKind::ContainerCpu,
-                       MetricKind::ContainerMemory, now, stats)
+        if (collectOne(container.id, container.cgroup_dir, state, MetricKind::kContainerCpu,
+                       MetricKind::kContainerMemory, now, stats)
                 .gone) {
           ++stats.missing_containers;
         }
@@ -138,15 +138,15 @@ void PodCollector::dropUnlisted() {
   const auto unlisted = [this](const auto& entry) { return entry.second.cycle != cycle_; };
   if (std::erase_if(pods_, unlisted) > 0) {
     const auto listed = [this](std::string_view id) { return pods_.find(id) != pods_.end(); };
-    cache_.retainIf(MetricKind::PodCpu, listed);
-    cache_.retainIf(MetricKind::PodMemory, listed);
+    cache_.retainIf(MetricKind::kPodCpu, listed);
+    cache_.retainIf(MetricKind::kPodMemory, listed);
   }
   if (std::erase_if(containers_, unlisted) > 0) {
     const auto listed = [this](std::string_view id) {
       return containers_.find(id) != containers_.end();
     };
-    cache_.retainIf(MetricKind::ContainerCpu, listed);
-    cache_.retainIf(MetricKind::ContainerMemory, listed);
+    cache_.retainIf(MetricKind::kContainerCpu, listed);
+    cache_.retainIf(MetricKind::kContainerMemory, listed);
   }
 }
 

@@ -54,7 +54,7 @@ api::scheduling::Device buildDevice(const api::core::Node& node,
     info.health = gpu.healthy;
     info.resources[std::string(api::kResourceGPUCore)] = resource::Quantity::fromInt(100);
     info.resources[std::string(api::kResourceGPUMemory)] = resource::Quantity::fromInt(
-        static_cast<int64_t>(gpu.memory_total_bytes), resource::QuantityFormat::BinarySI);
+        static_cast<int64_t>(gpu.memory_total_bytes), resource::QuantityFormat::kBinarySI);
     info.resources[std::string(api::kResourceGPUMemoryRatio)] = resource::Quantity::fromInt(100);
     api::scheduling::DeviceTopology topology;
     topology.nodeID = gpu.numa_node;

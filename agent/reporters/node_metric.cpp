@@ -151,7 +151,7 @@ resource::ResourceList usage(double cores, double bytes) {
   resource::ResourceList out;
   out["cpu"] = resource::Quantity::fromMilli(static_cast<int64_t>(std::llround(cores * 1000)));
   out["memory"] = resource::Quantity::fromInt(static_cast<int64_t>(std::llround(bytes)),
-                                              resource::QuantityFormat::BinarySI);
+                                              resource::QuantityFormat::kBinarySI);
   return out;
 }
 
@@ -240,18 +240,19 @@ api::slo::NodeMetricStatus buildNodeMetricStatus(
   status.updateTime = k8s::formatTime(now);
   const metriccache::TimePoint from = now - policy.aggregate_duration;
   api::slo::NodeMetricInfo info;
-  info.nodeUsage = average(cache, MetricKind::NodeCpu, MetricKind::NodeMemory, "", from, now)
+  info.nodeUsage = average(cache, MetricKind::kNodeCpu, MetricKind::kNodeMemory, "", from, now)
                        .value_or(api::slo::ResourceMap{});
-  info.systemUsage = average(cache, MetricKind::SystemCpu, MetricKind::SystemMemory, "", from, now)
-                         .value_or(api::slo::ResourceMap{});
+  info.systemUsage =
+      average(cache, MetricKind::kSystemCpu, MetricKind::kSystemMemory, "", from, now)
+          .value_or(api::slo::ResourceMap{});
   info.aggregatedNodeUsages =
-      aggregated(cache, policy, MetricKind::NodeCpu, MetricKind::NodeMemory, now);
+      aggregated(cache, policy, MetricKind::kNodeCpu, MetricKind::kNodeMemory, now);
   info.aggregatedSystemUsages =
-      aggregated(cache, policy, MetricKind::SystemCpu, MetricKind::SystemMemory, now);
+      aggregated(cache, policy, MetricKind::kSystemCpu, MetricKind::kSystemMemory, now);
   status.nodeMetric = std::move(info);
   for (const auto& pod : pods) {
     auto pod_usage =
-        average(cache, MetricKind::PodCpu, MetricKind::PodMemory, pod->metadata.uid, from, now);
+        average(cache, MetricKind::kPodCpu, MetricKind::kPodMemory, pod->metadata.uid, from, now);
     if (!pod_usage) {
       continue;
     }

@@ -66,7 +66,7 @@ std::vector<topo::Zone> zones(const NodeTopologyInputs& in) {
     };
     add("cpu", resource::Quantity::fromInt(cpus_per_node[id]));
     add("memory",
-        resource::Quantity::fromInt(memory_per_node[id], resource::QuantityFormat::BinarySI));
+        resource::Quantity::fromInt(memory_per_node[id], resource::QuantityFormat::kBinarySI));
     out.push_back(std::move(zone));
   }
   return out;

@@ -76,17 +76,17 @@ Result<SyncOutcome> createOrUpdate(k8s::Client& client, const k8s::GroupVersionR
     if (!created.ok()) {
       return created.status().withPrefix("failed to create '" + desired.metadata.name + "'");
     }
-    return SyncOutcome::Created;
+    return SyncOutcome::kCreated;
   }
   T updated = std::move(*current);
   if (!merge(updated)) {
-    return SyncOutcome::Unchanged;
+    return SyncOutcome::kUnchanged;
   }
   Result<api::Json> written = client.update(gvr, "", toJson(updated));
   if (!written.ok()) {
     return written.status().withPrefix("failed to update '" + desired.metadata.name + "'");
   }
-  return SyncOutcome::Updated;
+  return SyncOutcome::kUpdated;
 }
 
 }  // namespace
@@ -132,7 +132,7 @@ Result<SyncOutcome> syncDevice(k8s::Client& client, const api::scheduling::Devic
 
 Result<SyncOutcome> syncNodeMetricStatus(k8s::Client& client, const api::core::ObjectMeta& node,
                                          const api::slo::NodeMetricStatus& status) {
-  SyncOutcome outcome = SyncOutcome::Updated;
+  SyncOutcome outcome = SyncOutcome::kUpdated;
   Result<api::slo::NodeMetric> current =
       k8s::getAs<api::slo::NodeMetric>(client, k8s::kNodeMetrics, "", node.name);
   if (!current.ok()) {
@@ -152,7 +152,7 @@ Result<SyncOutcome> syncNodeMetricStatus(k8s::Client& client, const api::core::O
     if (!current.ok()) {
       return current.status().withPrefix("failed to decode NodeMetric '" + node.name + "'");
     }
-    outcome = SyncOutcome::Created;
+    outcome = SyncOutcome::kCreated;
   }
   api::slo::NodeMetric updated = std::move(*current);
   updated.status = status;

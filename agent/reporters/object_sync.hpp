@@ -19,7 +19,7 @@ namespace koord::agent::reporters {
 [[nodiscard]] api::core::OwnerReference nodeOwnerReference(const api::core::ObjectMeta& node);
 
 // What a sync did (for metrics, logs and tests).
-enum class SyncOutcome { Created, Updated, Unchanged };
+enum class SyncOutcome { kCreated, kUpdated, kUnchanged };
 
 // The agent owns the NRT's topologyPolicies, its zones' cpu and memory resources, the labels and
 // annotations it sets and its owner reference; other zone resources (the manager's

@@ -6,13 +6,13 @@ namespace koord::agent::resourceexecutor {
 
 std::string_view writeResultName(WriteResult result) {
   switch (result) {
-    case WriteResult::Ok:
+    case WriteResult::kOk:
       return "ok";
-    case WriteResult::Skipped:
+    case WriteResult::kSkipped:
       return "skipped";
-    case WriteResult::Failed:
+    case WriteResult::kFailed:
       return "failed";
-    case WriteResult::Refused:
+    case WriteResult::kRefused:
       return "refused";
   }
   return "unknown";

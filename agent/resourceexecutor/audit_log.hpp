@@ -18,10 +18,10 @@ namespace koord::agent::resourceexecutor {
 
 // What became of one update; also the `result` label of koord_agent_executor_writes_total.
 enum class WriteResult {
-  Ok,       // written
-  Skipped,  // the cache holds the same value: nothing written
-  Failed,   // the value was invalid, or the kernel or filesystem refused the write
-  Refused,  // outside the kubepods folder: nothing written
+  kOk,       // written
+  kSkipped,  // the cache holds the same value: nothing written
+  kFailed,   // the value was invalid, or the kernel or filesystem refused the write
+  kRefused,  // outside the kubepods folder: nothing written
 };
 
 // "ok", "skipped", "failed", "refused".
@@ -30,7 +30,7 @@ enum class WriteResult {
 struct AuditRecord {
   // When the write was attempted (the executor's clock: monotonic, not wall time).
   Clock::TimePoint time{};
-  CgroupResource resource = CgroupResource::CpuShares;
+  CgroupResource resource = CgroupResource::kCpuShares;
   // The host file; for a refusal, the requested `dir/<file name>`.
   std::string file;
   // The value before the write in v1 units, when it could be read.
@@ -39,7 +39,7 @@ struct AuditRecord {
   std::string new_value;
   // The update's reason; a cpuset loosening step ends in " (loosen)".
   std::string reason;
-  WriteResult result = WriteResult::Ok;
+  WriteResult result = WriteResult::kOk;
   // Why it failed or was refused; ok otherwise.
   Status status;
 };

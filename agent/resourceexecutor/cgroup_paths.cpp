@@ -1,6 +1,7 @@
 #include "agent/resourceexecutor/cgroup_paths.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "agent/system/kubelet_cgroup_name.hpp"
@@ -10,7 +11,6 @@ namespace koord::agent::resourceexecutor {
 namespace {
 
 using system::CgroupDriver;
-using system::KubeQosClass;
 
 constexpr std::string_view kKubepods = "kubepods";
 constexpr std::string_view kIdScheme = "://";
@@ -32,16 +32,16 @@ std::vector<std::string> kubepodsName(const KubeletCgroupNaming& naming) {
   return name;
 }
 
-std::vector<std::string> qosName(const KubeletCgroupNaming& naming, KubeQosClass qos) {
+std::vector<std::string> qosName(const KubeletCgroupNaming& naming, api::core::QosClass qos) {
   std::vector<std::string> name = kubepodsName(naming);
   switch (qos) {
-    case KubeQosClass::Burstable:
+    case api::core::QosClass::kBurstable:
       name.emplace_back("burstable");
       break;
-    case KubeQosClass::BestEffort:
+    case api::core::QosClass::kBestEffort:
       name.emplace_back("besteffort");
       break;
-    case KubeQosClass::Guaranteed:
+    case api::core::QosClass::kGuaranteed:
       break;
   }
   return name;
@@ -75,11 +75,11 @@ std::filesystem::path kubepodsDir(const KubeletCgroupNaming& naming) {
   return toDir(naming, kubepodsName(naming));
 }
 
-std::filesystem::path qosDir(const KubeletCgroupNaming& naming, KubeQosClass qos) {
+std::filesystem::path qosDir(const KubeletCgroupNaming& naming, api::core::QosClass qos) {
   return toDir(naming, qosName(naming, qos));
 }
 
-Result<std::filesystem::path> podDir(const KubeletCgroupNaming& naming, KubeQosClass qos,
+Result<std::filesystem::path> podDir(const KubeletCgroupNaming& naming, api::core::QosClass qos,
                                      std::string_view pod_uid) {
   if (const std::string why = checkId(pod_uid); !why.empty()) {
     return Status::invalidArgument("failed to build cgroup path of pod '" + std::string(pod_uid) +
@@ -90,8 +90,8 @@ Result<std::filesystem::path> podDir(const KubeletCgroupNaming& naming, KubeQosC
   return toDir(naming, name);
 }
 
-Result<std::filesystem::path> containerDir(const KubeletCgroupNaming& naming, KubeQosClass qos,
-                                           std::string_view pod_uid,
+Result<std::filesystem::path> containerDir(const KubeletCgroupNaming& naming,
+                                           api::core::QosClass qos, std::string_view pod_uid,
                                            std::string_view container_id) {
   const auto fail = [container_id](const std::string& why) {
     return Status::invalidArgument("failed to build cgroup path of container '" +
@@ -118,33 +118,18 @@ Result<std::filesystem::path> containerDir(const KubeletCgroupNaming& naming, Ku
     return fail(why);
   }
   KOORD_ASSIGN_OR_RETURN(std::filesystem::path pod, podDir(naming, qos, pod_uid));
-  if (naming.driver == CgroupDriver::Cgroupfs) {
+  if (naming.driver == CgroupDriver::kCgroupfs) {
     return pod / std::string(id);
   }
   return pod / (std::string(scope_prefix) + "-" + std::string(id) + ".scope");
 }
 
-Result<KubeQosClass> parseKubeQosClass(std::string_view text) {
-  for (const KubeQosClass qos :
-       {KubeQosClass::Guaranteed, KubeQosClass::Burstable, KubeQosClass::BestEffort}) {
-    if (text == kubeQosClassName(qos)) {
-      return qos;
-    }
+Result<api::core::QosClass> parseKubeQosClass(std::string_view text) {
+  if (const std::optional<api::core::QosClass> qos = api::core::parseQosClass(text)) {
+    return *qos;
   }
   return Status::invalidArgument("failed to parse QoS class '" + std::string(text) +
                                  "': expected Guaranteed, Burstable or BestEffort");
-}
-
-std::string_view kubeQosClassName(KubeQosClass qos) {
-  switch (qos) {
-    case KubeQosClass::Guaranteed:
-      return "Guaranteed";
-    case KubeQosClass::Burstable:
-      return "Burstable";
-    case KubeQosClass::BestEffort:
-      return "BestEffort";
-  }
-  return "Unknown";
 }
 
 }  // namespace koord::agent::resourceexecutor

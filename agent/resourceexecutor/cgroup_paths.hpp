@@ -29,13 +29,14 @@
 #include <string_view>
 
 #include "agent/system/cgroup_types.hpp"
+#include "koord/api/core/pod_helpers.hpp"
 #include "koord/common/result.hpp"
 
 namespace koord::agent::resourceexecutor {
 
 // How the kubelet of this node names cgroups.
 struct KubeletCgroupNaming {
-  system::CgroupDriver driver = system::CgroupDriver::Cgroupfs;
+  system::CgroupDriver driver = system::CgroupDriver::kCgroupfs;
   // The kubelet's --cgroup-root. Empty components and "." are ignored ("/", "" and "//" are
   // the root); other components are used as given (the executor refuses any path with "..").
   std::string cgroup_root = "/";
@@ -47,13 +48,13 @@ struct KubeletCgroupNaming {
 // The folder of a QoS class: kubepodsDir for Guaranteed, its burstable or besteffort child
 // otherwise.
 [[nodiscard]] std::filesystem::path qosDir(const KubeletCgroupNaming& naming,
-                                           system::KubeQosClass qos);
+                                           api::core::QosClass qos);
 
 // The folder of a pod. `pod_uid` (metadata.uid) must be non-empty and hold only letters,
 // digits, '-' and '_'; anything else is kInvalidArgument
 // "failed to build cgroup path of pod '<uid>': <why>".
 [[nodiscard]] Result<std::filesystem::path> podDir(const KubeletCgroupNaming& naming,
-                                                   system::KubeQosClass qos,
+                                                   api::core::QosClass qos,
                                                    std::string_view pod_uid);
 
 // The folder of a container, from its status.containerStatuses[].containerID
@@ -62,16 +63,13 @@ struct KubeletCgroupNaming {
 // "://", or an id that is empty or holds anything but letters, digits, '-' and '_'; errors of
 // podDir are returned as they are.
 [[nodiscard]] Result<std::filesystem::path> containerDir(const KubeletCgroupNaming& naming,
-                                                         system::KubeQosClass qos,
+                                                         api::core::QosClass qos,
                                                          std::string_view pod_uid,
                                                          std::string_view container_id);
 
-// Parses status.qosClass: exactly "Guaranteed", "Burstable" or "BestEffort"; anything else is
-// kInvalidArgument "failed to parse QoS class '<text>': expected Guaranteed, Burstable or
-// BestEffort".
-[[nodiscard]] Result<system::KubeQosClass> parseKubeQosClass(std::string_view text);
-
-// "Guaranteed", "Burstable" or "BestEffort".
-[[nodiscard]] std::string_view kubeQosClassName(system::KubeQosClass qos);
+// Parses status.qosClass (api::core::parseQosClass): exactly "Guaranteed", "Burstable" or
+// "BestEffort"; anything else is kInvalidArgument "failed to parse QoS class '<text>': expected
+// Guaranteed, Burstable or BestEffort".
+[[nodiscard]] Result<api::core::QosClass> parseKubeQosClass(std::string_view text);
 
 }  // namespace koord::agent::resourceexecutor

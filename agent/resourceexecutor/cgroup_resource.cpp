@@ -30,59 +30,59 @@ Result<std::string> canonicalInt(CgroupResource resource, std::string_view text,
 
 std::string_view cgroupResourceName(CgroupResource resource) {
   switch (resource) {
-    case CgroupResource::CpuShares:
+    case CgroupResource::kCpuShares:
       return "cpu_shares";
-    case CgroupResource::CpuCfsQuota:
+    case CgroupResource::kCpuCfsQuota:
       return "cpu_cfs_quota";
-    case CgroupResource::CpuCfsPeriod:
+    case CgroupResource::kCpuCfsPeriod:
       return "cpu_cfs_period";
-    case CgroupResource::CpuBurst:
+    case CgroupResource::kCpuBurst:
       return "cpu_burst";
-    case CgroupResource::CpusetCpus:
+    case CgroupResource::kCpusetCpus:
       return "cpuset_cpus";
-    case CgroupResource::CpusetMems:
+    case CgroupResource::kCpusetMems:
       return "cpuset_mems";
-    case CgroupResource::MemoryLimit:
+    case CgroupResource::kMemoryLimit:
       return "memory_limit";
-    case CgroupResource::MemoryMin:
+    case CgroupResource::kMemoryMin:
       return "memory_min";
-    case CgroupResource::MemoryLow:
+    case CgroupResource::kMemoryLow:
       return "memory_low";
-    case CgroupResource::MemoryHigh:
+    case CgroupResource::kMemoryHigh:
       return "memory_high";
   }
   return "unknown";
 }
 
 bool isCpusetResource(CgroupResource resource) {
-  return resource == CgroupResource::CpusetCpus || resource == CgroupResource::CpusetMems;
+  return resource == CgroupResource::kCpusetCpus || resource == CgroupResource::kCpusetMems;
 }
 
 Result<std::string> canonicalValue(CgroupResource resource, std::string_view text) {
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   switch (resource) {
-    case CgroupResource::CpuShares:
+    case CgroupResource::kCpuShares:
       return canonicalInt(resource, text, kMinCpuShares, kMaxCpuShares, false,
                           "expected an integer in 2..262144");
-    case CgroupResource::CpuCfsQuota:
+    case CgroupResource::kCpuCfsQuota:
       return canonicalInt(resource, text, 1, kMax, true,
                           "expected microseconds > 0, or -1 for unlimited");
-    case CgroupResource::CpuCfsPeriod:
+    case CgroupResource::kCpuCfsPeriod:
       return canonicalInt(resource, text, 1, kMax, false, "expected microseconds > 0");
-    case CgroupResource::CpuBurst:
+    case CgroupResource::kCpuBurst:
       return canonicalInt(resource, text, 0, kMax, false, "expected microseconds >= 0");
-    case CgroupResource::CpusetCpus:
-    case CgroupResource::CpusetMems: {
+    case CgroupResource::kCpusetCpus:
+    case CgroupResource::kCpusetMems: {
       auto set = cpuset::CpuSet::parse(text);
       if (!set.ok()) {
         return badValue(resource, text, set.status().message());
       }
       return set->toString();
     }
-    case CgroupResource::MemoryLimit:
-    case CgroupResource::MemoryMin:
-    case CgroupResource::MemoryLow:
-    case CgroupResource::MemoryHigh:
+    case CgroupResource::kMemoryLimit:
+    case CgroupResource::kMemoryMin:
+    case CgroupResource::kMemoryLow:
+    case CgroupResource::kMemoryHigh:
       return canonicalInt(resource, text, 0, kMax, true, "expected bytes >= 0, or -1 for max");
   }
   return badValue(resource, text, "unknown resource");

@@ -23,23 +23,23 @@
 namespace koord::agent::resourceexecutor {
 
 enum class CgroupResource {
-  CpuShares,
-  CpuCfsQuota,
-  CpuCfsPeriod,
-  CpuBurst,
-  CpusetCpus,
-  CpusetMems,
-  MemoryLimit,
-  MemoryMin,
-  MemoryLow,
-  MemoryHigh,
+  kCpuShares,
+  kCpuCfsQuota,
+  kCpuCfsPeriod,
+  kCpuBurst,
+  kCpusetCpus,
+  kCpusetMems,
+  kMemoryLimit,
+  kMemoryMin,
+  kMemoryLow,
+  kMemoryHigh,
 };
 
 inline constexpr std::array<CgroupResource, 10> kAllCgroupResources = {
-    CgroupResource::CpuShares,   CgroupResource::CpuCfsQuota, CgroupResource::CpuCfsPeriod,
-    CgroupResource::CpuBurst,    CgroupResource::CpusetCpus,  CgroupResource::CpusetMems,
-    CgroupResource::MemoryLimit, CgroupResource::MemoryMin,   CgroupResource::MemoryLow,
-    CgroupResource::MemoryHigh,
+    CgroupResource::kCpuShares,   CgroupResource::kCpuCfsQuota, CgroupResource::kCpuCfsPeriod,
+    CgroupResource::kCpuBurst,    CgroupResource::kCpusetCpus,  CgroupResource::kCpusetMems,
+    CgroupResource::kMemoryLimit, CgroupResource::kMemoryMin,   CgroupResource::kMemoryLow,
+    CgroupResource::kMemoryHigh,
 };
 
 // The snake_case name used in metric labels and logs: "cpu_shares", "cpu_cfs_quota",

@@ -75,7 +75,7 @@ Status CgroupResourceExecutor::updateBatch(std::vector<ResourceUpdate> updates) 
       failures.push_back(checked.status());
       continue;
     }
-    (update.resource == CgroupResource::CpusetCpus ? cpus : mems)
+    (update.resource == CgroupResource::kCpusetCpus ? cpus : mems)
         .push_back(std::move(checked).value());
   }
   applyLeveled(std::move(cpus), &failures);
@@ -123,8 +123,8 @@ Result<CgroupResourceExecutor::Checked> CgroupResourceExecutor::check(
         Status::permissionDenied("refusing to write '" + displayFile(update.resource, update.dir) +
                                  "': outside " + kubepods_.string());
     audit({clock_->now(), update.resource, displayFile(update.resource, update.dir), std::nullopt,
-           update.value, update.reason, WriteResult::Refused, refusal});
-    count(update.resource, WriteResult::Refused);
+           update.value, update.reason, WriteResult::kRefused, refusal});
+    count(update.resource, WriteResult::kRefused);
     return refusal;
   }
   Checked checked;
@@ -134,8 +134,8 @@ Result<CgroupResourceExecutor::Checked> CgroupResourceExecutor::check(
   Result<std::string> value = canonicalValue(update.resource, update.value);
   if (!value.ok()) {
     audit({clock_->now(), update.resource, displayFile(update.resource, checked.dir), std::nullopt,
-           update.value, update.reason, WriteResult::Failed, value.status()});
-    count(update.resource, WriteResult::Failed);
+           update.value, update.reason, WriteResult::kFailed, value.status()});
+    count(update.resource, WriteResult::kFailed);
     return value.status();
   }
   checked.value = std::move(value).value();
@@ -152,7 +152,7 @@ bool CgroupResourceExecutor::skipCached(const Checked& checked) {
     return false;
   }
   ++skipped_;
-  count(checked.resource, WriteResult::Skipped);
+  count(checked.resource, WriteResult::kSkipped);
   return true;
 }
 
@@ -170,9 +170,9 @@ Status CgroupResourceExecutor::write(const Checked& checked, const std::string& 
   audit({now, checked.resource,
          file.ok() ? file->string() : displayFile(checked.resource, checked.dir), old_value, value,
          final ? checked.reason : checked.reason + " (loosen)",
-         status.isOk() ? WriteResult::Ok : WriteResult::Failed, status});
+         status.isOk() ? WriteResult::kOk : WriteResult::kFailed, status});
   if (final) {
-    count(checked.resource, status.isOk() ? WriteResult::Ok : WriteResult::Failed);
+    count(checked.resource, status.isOk() ? WriteResult::kOk : WriteResult::kFailed);
   }
   return status;
 }
@@ -197,7 +197,7 @@ void CgroupResourceExecutor::applyLeveled(std::vector<Checked> updates,
   for (auto it = updates.rbegin(); it != updates.rend(); ++it) {
     if (!seen.insert(it->dir.string()).second) {
       ++skipped_;
-      count(it->resource, WriteResult::Skipped);
+      count(it->resource, WriteResult::kSkipped);
       continue;
     }
     if (!skipCached(*it)) {
@@ -252,7 +252,7 @@ void CgroupResourceExecutor::applyLeveled(std::vector<Checked> updates,
 }
 
 void CgroupResourceExecutor::audit(AuditRecord record) {
-  if (record.result == WriteResult::Ok) {
+  if (record.result == WriteResult::kOk) {
     logger_.info("cgroup written", {{"resource", cgroupResourceName(record.resource)},
                                     {"file", record.file},
                                     {"old", record.old_value.value_or("")},

@@ -90,7 +90,7 @@ class CgroupResourceExecutor final : public ResourceExecutor {
  private:
   // An update that passed confinement and validation.
   struct Checked {
-    CgroupResource resource = CgroupResource::CpuShares;
+    CgroupResource resource = CgroupResource::kCpuShares;
     std::filesystem::path dir;  // normalised
     std::string value;          // canonical
     std::string reason;

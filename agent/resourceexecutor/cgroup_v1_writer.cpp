@@ -24,19 +24,19 @@ Status unsupported(std::string_view verb, CgroupResource resource) {
 // The subsystem folder name; empty when the resource has no v1 file.
 std::string_view subsystemOf(CgroupResource resource) {
   switch (resource) {
-    case CgroupResource::CpuShares:
-    case CgroupResource::CpuCfsQuota:
-    case CgroupResource::CpuCfsPeriod:
-    case CgroupResource::CpuBurst:
+    case CgroupResource::kCpuShares:
+    case CgroupResource::kCpuCfsQuota:
+    case CgroupResource::kCpuCfsPeriod:
+    case CgroupResource::kCpuBurst:
       return "cpu";
-    case CgroupResource::CpusetCpus:
-    case CgroupResource::CpusetMems:
+    case CgroupResource::kCpusetCpus:
+    case CgroupResource::kCpusetMems:
       return "cpuset";
-    case CgroupResource::MemoryLimit:
+    case CgroupResource::kMemoryLimit:
       return "memory";
-    case CgroupResource::MemoryMin:
-    case CgroupResource::MemoryLow:
-    case CgroupResource::MemoryHigh:
+    case CgroupResource::kMemoryMin:
+    case CgroupResource::kMemoryLow:
+    case CgroupResource::kMemoryHigh:
       break;
   }
   return {};
@@ -46,23 +46,23 @@ std::string_view subsystemOf(CgroupResource resource) {
 
 Result<std::string> CgroupV1Writer::fileName(CgroupResource resource) const {
   switch (resource) {
-    case CgroupResource::CpuShares:
+    case CgroupResource::kCpuShares:
       return std::string("cpu.shares");
-    case CgroupResource::CpuCfsQuota:
+    case CgroupResource::kCpuCfsQuota:
       return std::string("cpu.cfs_quota_us");
-    case CgroupResource::CpuCfsPeriod:
+    case CgroupResource::kCpuCfsPeriod:
       return std::string("cpu.cfs_period_us");
-    case CgroupResource::CpuBurst:
+    case CgroupResource::kCpuBurst:
       return std::string("cpu.cfs_burst_us");
-    case CgroupResource::CpusetCpus:
+    case CgroupResource::kCpusetCpus:
       return std::string("cpuset.cpus");
-    case CgroupResource::CpusetMems:
+    case CgroupResource::kCpusetMems:
       return std::string("cpuset.mems");
-    case CgroupResource::MemoryLimit:
+    case CgroupResource::kMemoryLimit:
       return std::string("memory.limit_in_bytes");
-    case CgroupResource::MemoryMin:
-    case CgroupResource::MemoryLow:
-    case CgroupResource::MemoryHigh:
+    case CgroupResource::kMemoryMin:
+    case CgroupResource::kMemoryLow:
+    case CgroupResource::kMemoryHigh:
       break;
   }
   return unsupported("find", resource);
@@ -103,7 +103,7 @@ Result<std::string> CgroupV1Writer::read(CgroupResource resource,
   KOORD_ASSIGN_OR_RETURN(std::filesystem::path file, filePath(resource, dir));
   KOORD_ASSIGN_OR_RETURN(std::string text, system::readSysString(file));
   int64_t number = 0;
-  if (resource == CgroupResource::MemoryLimit && system::parseInt64(text, &number) &&
+  if (resource == CgroupResource::kMemoryLimit && system::parseInt64(text, &number) &&
       number >= kUnlimitedThreshold) {
     return std::string("-1");
   }

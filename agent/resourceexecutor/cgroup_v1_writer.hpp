@@ -20,7 +20,9 @@ class CgroupV1Writer final : public CgroupWriter {
  public:
   explicit CgroupV1Writer(system::SysPaths paths) : paths_(std::move(paths)) {}
 
-  [[nodiscard]] system::CgroupVersion version() const override { return system::CgroupVersion::V1; }
+  [[nodiscard]] system::CgroupVersion version() const override {
+    return system::CgroupVersion::kV1;
+  }
   [[nodiscard]] Result<std::string> fileName(CgroupResource resource) const override;
   [[nodiscard]] Result<std::filesystem::path> filePath(
       CgroupResource resource, const std::filesystem::path& dir) const override;

@@ -49,24 +49,24 @@ std::string unlimitedForMax(const std::string& value) {
 
 Result<std::string> CgroupV2Writer::fileName(CgroupResource resource) const {
   switch (resource) {
-    case CgroupResource::CpuShares:
+    case CgroupResource::kCpuShares:
       return std::string("cpu.weight");
-    case CgroupResource::CpuCfsQuota:
-    case CgroupResource::CpuCfsPeriod:
+    case CgroupResource::kCpuCfsQuota:
+    case CgroupResource::kCpuCfsPeriod:
       return std::string("cpu.max");
-    case CgroupResource::CpuBurst:
+    case CgroupResource::kCpuBurst:
       return std::string("cpu.max.burst");
-    case CgroupResource::CpusetCpus:
+    case CgroupResource::kCpusetCpus:
       return std::string("cpuset.cpus");
-    case CgroupResource::CpusetMems:
+    case CgroupResource::kCpusetMems:
       return std::string("cpuset.mems");
-    case CgroupResource::MemoryLimit:
+    case CgroupResource::kMemoryLimit:
       return std::string("memory.max");
-    case CgroupResource::MemoryMin:
+    case CgroupResource::kMemoryMin:
       return std::string("memory.min");
-    case CgroupResource::MemoryLow:
+    case CgroupResource::kMemoryLow:
       return std::string("memory.low");
-    case CgroupResource::MemoryHigh:
+    case CgroupResource::kMemoryHigh:
       return std::string("memory.high");
   }
   return Status::unimplemented("failed to find '" + std::string(cgroupResourceName(resource)) +
@@ -84,29 +84,29 @@ Status CgroupV2Writer::write(CgroupResource resource, const std::filesystem::pat
   KOORD_ASSIGN_OR_RETURN(std::string text, canonicalValue(resource, value));
   KOORD_ASSIGN_OR_RETURN(std::filesystem::path file, filePath(resource, dir));
   switch (resource) {
-    case CgroupResource::CpuShares: {
+    case CgroupResource::kCpuShares: {
       int64_t shares = 0;
       if (!system::parseInt64(text, &shares)) {
         return Status::internal("failed to convert cpu_shares '" + text + "' to cpu.weight");
       }
       return writeCgroupFile(file, std::to_string(cpuWeightFromShares(shares)));
     }
-    case CgroupResource::CpuCfsQuota: {
+    case CgroupResource::kCpuCfsQuota: {
       KOORD_ASSIGN_OR_RETURN(CpuMax current, readCpuMax(file));
       return writeCgroupFile(file, maxForUnlimited(text) + " " + current.period);
     }
-    case CgroupResource::CpuCfsPeriod: {
+    case CgroupResource::kCpuCfsPeriod: {
       KOORD_ASSIGN_OR_RETURN(CpuMax current, readCpuMax(file));
       return writeCgroupFile(file, current.quota + " " + text);
     }
-    case CgroupResource::MemoryLimit:
-    case CgroupResource::MemoryMin:
-    case CgroupResource::MemoryLow:
-    case CgroupResource::MemoryHigh:
+    case CgroupResource::kMemoryLimit:
+    case CgroupResource::kMemoryMin:
+    case CgroupResource::kMemoryLow:
+    case CgroupResource::kMemoryHigh:
       return writeCgroupFile(file, maxForUnlimited(text));
-    case CgroupResource::CpuBurst:
-    case CgroupResource::CpusetCpus:
-    case CgroupResource::CpusetMems:
+    case CgroupResource::kCpuBurst:
+    case CgroupResource::kCpusetCpus:
+    case CgroupResource::kCpusetMems:
       break;
   }
   return writeCgroupFile(file, text);
@@ -116,28 +116,28 @@ Result<std::string> CgroupV2Writer::read(CgroupResource resource,
                                          const std::filesystem::path& dir) const {
   KOORD_ASSIGN_OR_RETURN(std::filesystem::path file, filePath(resource, dir));
   switch (resource) {
-    case CgroupResource::CpuShares: {
+    case CgroupResource::kCpuShares: {
       KOORD_ASSIGN_OR_RETURN(int64_t weight, system::readSysInt(file));
       return std::to_string(sharesFromCpuWeight(weight));
     }
-    case CgroupResource::CpuCfsQuota: {
+    case CgroupResource::kCpuCfsQuota: {
       KOORD_ASSIGN_OR_RETURN(CpuMax current, readCpuMax(file));
       return unlimitedForMax(current.quota);
     }
-    case CgroupResource::CpuCfsPeriod: {
+    case CgroupResource::kCpuCfsPeriod: {
       KOORD_ASSIGN_OR_RETURN(CpuMax current, readCpuMax(file));
       return current.period;
     }
-    case CgroupResource::MemoryLimit:
-    case CgroupResource::MemoryMin:
-    case CgroupResource::MemoryLow:
-    case CgroupResource::MemoryHigh: {
+    case CgroupResource::kMemoryLimit:
+    case CgroupResource::kMemoryMin:
+    case CgroupResource::kMemoryLow:
+    case CgroupResource::kMemoryHigh: {
       KOORD_ASSIGN_OR_RETURN(std::string text, system::readSysString(file));
       return unlimitedForMax(text);
     }
-    case CgroupResource::CpuBurst:
-    case CgroupResource::CpusetCpus:
-    case CgroupResource::CpusetMems:
+    case CgroupResource::kCpuBurst:
+    case CgroupResource::kCpusetCpus:
+    case CgroupResource::kCpusetMems:
       break;
   }
   return system::readSysString(file);

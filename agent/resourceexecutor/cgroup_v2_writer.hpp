@@ -24,7 +24,9 @@ class CgroupV2Writer final : public CgroupWriter {
  public:
   explicit CgroupV2Writer(system::SysPaths paths) : paths_(std::move(paths)) {}
 
-  [[nodiscard]] system::CgroupVersion version() const override { return system::CgroupVersion::V2; }
+  [[nodiscard]] system::CgroupVersion version() const override {
+    return system::CgroupVersion::kV2;
+  }
   [[nodiscard]] Result<std::string> fileName(CgroupResource resource) const override;
   [[nodiscard]] Result<std::filesystem::path> filePath(
       CgroupResource resource, const std::filesystem::path& dir) const override;

@@ -7,7 +7,7 @@ namespace koord::agent::resourceexecutor {
 
 std::unique_ptr<CgroupWriter> newCgroupWriter(system::CgroupVersion version,
                                               const system::SysPaths& paths) {
-  if (version == system::CgroupVersion::V2) {
+  if (version == system::CgroupVersion::kV2) {
     return std::make_unique<CgroupV2Writer>(paths);
   }
   return std::make_unique<CgroupV1Writer>(paths);

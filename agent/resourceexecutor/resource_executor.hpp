@@ -16,7 +16,7 @@ namespace koord::agent::resourceexecutor {
 
 // One desired value of one logical resource of one cgroup.
 struct ResourceUpdate {
-  CgroupResource resource = CgroupResource::CpuShares;
+  CgroupResource resource = CgroupResource::kCpuShares;
   // The cgroup folder, relative to a hierarchy root (cgroup_paths.hpp); must lie inside the
   // executor's kubepods folder.
   std::filesystem::path dir;

@@ -129,8 +129,8 @@ Status TargetExecutor::update(const TargetUpdate& update) {
   Result<std::filesystem::path> dir = confine(update);
   if (!dir.ok()) {
     audit({clock_->now(), update.target, requested, std::nullopt, update.value, update.reason,
-           WriteResult::Refused, dir.status()});
-    count(update.target, WriteResult::Refused);
+           WriteResult::kRefused, dir.status()});
+    count(update.target, WriteResult::kRefused);
     return dir.status();
   }
   Result<std::string> value = canonicalTargetValue(update.target, update.value);
@@ -142,8 +142,8 @@ Status TargetExecutor::update(const TargetUpdate& update) {
                           "failed to write '" + requested + "': no " +
                           (isResctrlTarget(update.target) ? "resctrl" : "net-QoS") + " writer");
     audit({clock_->now(), update.target, requested, std::nullopt, update.value, update.reason,
-           WriteResult::Failed, status});
-    count(update.target, WriteResult::Failed);
+           WriteResult::kFailed, status});
+    count(update.target, WriteResult::kFailed);
     return status;
   }
   const CacheKey key{update.target, dir->string()};
@@ -152,7 +152,7 @@ Status TargetExecutor::update(const TargetUpdate& update) {
       (options_.cache_max_age <= Clock::Duration::zero() ||
        clock_->now() - cached->second.written < options_.cache_max_age)) {
     ++skipped_;
-    count(update.target, WriteResult::Skipped);
+    count(update.target, WriteResult::kSkipped);
     return Status::ok();
   }
   Result<std::string> old_value = writer->read(update.target, *dir);
@@ -166,8 +166,8 @@ Status TargetExecutor::update(const TargetUpdate& update) {
   Result<std::string> location = writer->location(update.target, *dir);
   audit({now, update.target, location.ok() ? *location : requested,
          old_value.ok() ? std::optional<std::string>(*old_value) : std::nullopt, *value,
-         update.reason, status.isOk() ? WriteResult::Ok : WriteResult::Failed, status});
-  count(update.target, status.isOk() ? WriteResult::Ok : WriteResult::Failed);
+         update.reason, status.isOk() ? WriteResult::kOk : WriteResult::kFailed, status});
+  count(update.target, status.isOk() ? WriteResult::kOk : WriteResult::kFailed);
   return status;
 }
 
@@ -196,7 +196,7 @@ uint64_t TargetExecutor::skippedWrites() const {
 }
 
 void TargetExecutor::audit(TargetAuditRecord record) {
-  if (record.result == WriteResult::Ok) {
+  if (record.result == WriteResult::kOk) {
     logger_.info("kernel target written", {{"target", kernelTargetName(record.target)},
                                            {"location", record.location},
                                            {"old", record.old_value.value_or("")},

@@ -66,7 +66,7 @@ struct TargetAuditRecord {
   std::optional<std::string> old_value;
   std::string new_value;  // canonical; as requested for a refusal or an invalid value
   std::string reason;
-  WriteResult result = WriteResult::Ok;
+  WriteResult result = WriteResult::kOk;
   Status status;  // why it failed or was refused
 };
 

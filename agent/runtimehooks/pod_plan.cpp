@@ -116,7 +116,7 @@ struct Planner {
     }
     const bool pinned = (qos == api::QoSClass::kLSE || qos == api::QoSClass::kLSR) && cpus;
     if (pinned) {
-      add(CgroupResource::CpuCfsQuota, *pod_dir, "-1", reason + ", CFS quota unset", true);
+      add(CgroupResource::kCpuCfsQuota, *pod_dir, "-1", reason + ", CFS quota unset", true);
     }
     int64_t shares_sum = 0;
     int64_t quota_sum = 0;
@@ -150,28 +150,29 @@ struct Planner {
         continue;
       }
       if (cpus && !cpus->empty()) {
-        add(CgroupResource::CpusetCpus, *dir, cpus->toString(), reason, false);
+        add(CgroupResource::kCpusetCpus, *dir, cpus->toString(), reason, false);
       }
       if (pinned) {
-        add(CgroupResource::CpuCfsQuota, *dir, "-1", reason + ", CFS quota unset", false);
+        add(CgroupResource::kCpuCfsQuota, *dir, "-1", reason + ", CFS quota unset", false);
       }
       if (qos == api::QoSClass::kBE) {
-        add(CgroupResource::CpuShares, *dir, std::to_string(shares), "BE pod: batch-cpu request",
+        add(CgroupResource::kCpuShares, *dir, std::to_string(shares), "BE pod: batch-cpu request",
             false);
-        add(CgroupResource::CpuCfsQuota, *dir, std::to_string(quota), "BE pod: batch-cpu limit",
+        add(CgroupResource::kCpuCfsQuota, *dir, std::to_string(quota), "BE pod: batch-cpu limit",
             false);
-        add(CgroupResource::MemoryLimit, *dir, std::to_string(memory_limit ? *memory_limit : -1),
+        add(CgroupResource::kMemoryLimit, *dir, std::to_string(memory_limit ? *memory_limit : -1),
             "BE pod: batch-memory limit", false);
       }
     }
     if (qos == api::QoSClass::kBE && !pod.spec.containers.empty()) {
-      add(CgroupResource::CpuShares, *pod_dir,
+      add(CgroupResource::kCpuShares, *pod_dir,
           std::to_string(std::clamp<int64_t>(shares_sum, kMinShares, kMaxShares)),
           "BE pod: sum of batch-cpu requests", true);
-      add(CgroupResource::CpuCfsQuota, *pod_dir, std::to_string(quota_unlimited ? -1 : quota_sum),
+      add(CgroupResource::kCpuCfsQuota, *pod_dir, std::to_string(quota_unlimited ? -1 : quota_sum),
           "BE pod: sum of batch-cpu limits", true);
-      add(CgroupResource::MemoryLimit, *pod_dir, std::to_string(memory_unlimited ? -1 : memory_sum),
-          "BE pod: sum of batch-memory limits", true);
+      add(CgroupResource::kMemoryLimit, *pod_dir,
+          std::to_string(memory_unlimited ? -1 : memory_sum), "BE pod: sum of batch-memory limits",
+          true);
     }
   }
 };

@@ -35,10 +35,10 @@ Result<std::unique_ptr<KubeStatesInformer>> KubeStatesInformer::create(
                          factory.informerFor<api::slo::NodeSLO>(k8s::kNodeSLOs, by_name));
   KOORD_ASSIGN_OR_RETURN(out->metrics_,
                          factory.informerFor<api::slo::NodeMetric>(k8s::kNodeMetrics, by_name));
-  out->watch(*out->nodes_, StateKind::Node);
-  out->watch(*out->pods_, StateKind::Pods);
-  out->watch(*out->slos_, StateKind::NodeSLO);
-  out->watch(*out->metrics_, StateKind::NodeMetric);
+  out->watch(*out->nodes_, StateKind::kNode);
+  out->watch(*out->pods_, StateKind::kPods);
+  out->watch(*out->slos_, StateKind::kNodeSLO);
+  out->watch(*out->metrics_, StateKind::kNodeMetric);
   return out;
 }
 

@@ -19,7 +19,7 @@
 namespace koord::agent::statesinformer {
 
 // What changed, for onChange callbacks.
-enum class StateKind { Node, Pods, NodeSLO, NodeMetric };
+enum class StateKind { kNode, kPods, kNodeSLO, kNodeMetric };
 
 class StatesInformer {
  public:

@@ -136,12 +136,12 @@ Result<CgroupDriver> probeDriver(const SysPaths& paths, CgroupVersion version,
                                  std::string_view cgroup_root) {
   const fs::path base = subsystemRoot(paths, version, "cpu");
   KOORD_ASSIGN_OR_RETURN(const fs::path cgroupfs,
-                         kubepodsPath(CgroupDriver::Cgroupfs, cgroup_root));
-  KOORD_ASSIGN_OR_RETURN(const fs::path systemd, kubepodsPath(CgroupDriver::Systemd, cgroup_root));
+                         kubepodsPath(CgroupDriver::kCgroupfs, cgroup_root));
+  KOORD_ASSIGN_OR_RETURN(const fs::path systemd, kubepodsPath(CgroupDriver::kSystemd, cgroup_root));
   const bool has_cgroupfs = isDir(base / cgroupfs);
   const bool has_systemd = isDir(base / systemd);
   if (has_cgroupfs != has_systemd) {
-    return has_systemd ? CgroupDriver::Systemd : CgroupDriver::Cgroupfs;
+    return has_systemd ? CgroupDriver::kSystemd : CgroupDriver::kCgroupfs;
   }
   const std::string prefix =
       "failed to detect the kubelet cgroup driver from " + quotedPath(base) + ": ";
@@ -159,20 +159,20 @@ Result<CgroupDriver> probeDriver(const SysPaths& paths, CgroupVersion version,
 }  // namespace
 
 std::string_view toString(CgroupVersion version) {
-  return version == CgroupVersion::V2 ? "v2" : "v1";
+  return version == CgroupVersion::kV2 ? "v2" : "v1";
 }
 
 std::string_view toString(CgroupDriver driver) {
-  return driver == CgroupDriver::Systemd ? "systemd" : "cgroupfs";
+  return driver == CgroupDriver::kSystemd ? "systemd" : "cgroupfs";
 }
 
 Result<CgroupDriver> parseCgroupDriver(std::string_view text) {
   const std::string_view word = trimSpace(text);
   if (word == "cgroupfs") {
-    return CgroupDriver::Cgroupfs;
+    return CgroupDriver::kCgroupfs;
   }
   if (word == "systemd") {
-    return CgroupDriver::Systemd;
+    return CgroupDriver::kSystemd;
   }
   return Status::invalidArgument("failed to parse cgroup driver '" + std::string(text) +
                                  "': expected 'cgroupfs' or 'systemd'");
@@ -181,11 +181,11 @@ Result<CgroupDriver> parseCgroupDriver(std::string_view text) {
 Result<CgroupVersion> detectCgroupVersion(const SysPaths& paths) {
   const fs::path& root = paths.cgroup_root;
   if (isFile(root / "cgroup.controllers")) {
-    return CgroupVersion::V2;
+    return CgroupVersion::kV2;
   }
   const bool has_cpu = isDir(root / "cpu") || isDir(root / "cpu,cpuacct");
   if (has_cpu && isDir(root / "cpuset")) {
-    return CgroupVersion::V1;
+    return CgroupVersion::kV1;
   }
   return Status::notFound("failed to detect cgroup version of " + quotedPath(root) +
                           ": found neither cgroup.controllers (v2) nor the cpu (or cpu,cpuacct) "
@@ -193,7 +193,7 @@ Result<CgroupVersion> detectCgroupVersion(const SysPaths& paths) {
 }
 
 fs::path subsystemRoot(const SysPaths& paths, CgroupVersion version, std::string_view subsystem) {
-  if (version == CgroupVersion::V2) {
+  if (version == CgroupVersion::kV2) {
     return paths.cgroup_root;
   }
   const std::vector<std::string_view> candidates = v1Candidates(subsystem);
@@ -215,7 +215,7 @@ Result<fs::path> kubepodsPath(CgroupDriver driver, std::string_view cgroup_root)
 bool detectCfsBurst(const SysPaths& paths, const CgroupLayout& layout) {
   const fs::path base = subsystemRoot(paths, layout.version, "cpu");
   const fs::path kubepods = base / layout.kubepods;
-  if (layout.version == CgroupVersion::V1) {
+  if (layout.version == CgroupVersion::kV1) {
     return isFile((isDir(kubepods) ? kubepods : base) / "cpu.cfs_burst_us");
   }
   constexpr std::string_view kBurstFile = "cpu.max.burst";

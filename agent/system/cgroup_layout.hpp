@@ -57,8 +57,8 @@ inline constexpr std::string_view kDefaultKubeletConfigPath = "/var/lib/kubelet/
                                                          std::string_view cgroup_root);
 
 struct CgroupLayout {
-  CgroupVersion version = CgroupVersion::V1;
-  CgroupDriver driver = CgroupDriver::Cgroupfs;
+  CgroupVersion version = CgroupVersion::kV1;
+  CgroupDriver driver = CgroupDriver::kCgroupfs;
   // The kubelet's cgroupRoot, normalised: "/" or "/a/b" (no trailing slash).
   std::string cgroup_root = "/";
   // Relative to a subsystem root: "kubepods", "kubepods.slice", "custom/kubepods", ...

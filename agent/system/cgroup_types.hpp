@@ -5,14 +5,14 @@
 namespace koord::agent::system {
 
 // cgroup v1 (one hierarchy per subsystem) or v2 (the unified hierarchy).
-enum class CgroupVersion { V1, V2 };
+enum class CgroupVersion { kV1, kV2 };
 
 // How the kubelet names its cgroups: `kubepods/burstable/pod<uid>` (cgroupfs) or
 // `kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod<uid_with_underscores>.slice`
 // (systemd).
-enum class CgroupDriver { Cgroupfs, Systemd };
+enum class CgroupDriver { kCgroupfs, kSystemd };
 
-// The Kubernetes QoS class of a pod (status.qosClass), which picks its folder under kubepods.
-enum class KubeQosClass { Guaranteed, Burstable, BestEffort };
+// A pod's Kubernetes QoS class (status.qosClass), which picks its folder under kubepods, is
+// api::core::QosClass.
 
 }  // namespace koord::agent::system

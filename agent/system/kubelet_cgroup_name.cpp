@@ -6,7 +6,7 @@ namespace koord::agent::system {
 
 std::filesystem::path kubeletCgroupDir(CgroupDriver driver, const std::vector<std::string>& name) {
   std::filesystem::path dir;
-  if (driver == CgroupDriver::Cgroupfs) {
+  if (driver == CgroupDriver::kCgroupfs) {
     for (const std::string& part : name) {
       dir /= part;
     }

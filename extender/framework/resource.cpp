@@ -91,11 +91,11 @@ resource::ResourceList Resource::toList() const {
     out.emplace(kCpu, resource::Quantity::fromMilli(milli_cpu));
   }
   if (memory != 0) {
-    out.emplace(kMemory, resource::Quantity::fromInt(memory, resource::QuantityFormat::BinarySI));
+    out.emplace(kMemory, resource::Quantity::fromInt(memory, resource::QuantityFormat::kBinarySI));
   }
   if (ephemeral_storage != 0) {
-    out.emplace(kEphemeralStorage,
-                resource::Quantity::fromInt(ephemeral_storage, resource::QuantityFormat::BinarySI));
+    out.emplace(kEphemeralStorage, resource::Quantity::fromInt(
+                                       ephemeral_storage, resource::QuantityFormat::kBinarySI));
   }
   if (pods != 0) {
     out.emplace(kPods, resource::Quantity::fromInt(pods));

@@ -31,7 +31,7 @@ std::string quantityText(std::string_view resource, int64_t value) {
     return resource::Quantity::fromMilli(value).toString();
   }
   if (resource == "memory" || resource == api::kResourceBatchMemory) {
-    return resource::Quantity::fromInt(value, resource::QuantityFormat::BinarySI).toString();
+    return resource::Quantity::fromInt(value, resource::QuantityFormat::kBinarySI).toString();
   }
   return std::to_string(value);
 }

@@ -59,7 +59,7 @@ void appendDecimal(std::string& out, UInt128 mag, int64_t exponent, QuantityForm
   exponent -= extra_zeros;
   appendDigits(out, mag);
   out.append(static_cast<size_t>(extra_zeros), '0');
-  if (format == QuantityFormat::DecimalSI) {
+  if (format == QuantityFormat::kDecimalSI) {
     if (const char* suffix = decimalSuffix(exponent)) {
       out.append(suffix);
       return;
@@ -88,7 +88,7 @@ std::string canonical(const Quantity& q) {
   }
   const UInt128 mag = magnitude(m);
   UInt128 whole = 0;
-  if (q.format() == QuantityFormat::BinarySI && integral(mag, e, &whole) && whole >= 1024) {
+  if (q.format() == QuantityFormat::kBinarySI && integral(mag, e, &whole) && whole >= 1024) {
     int power = 0;
     while (power < kMaxBinaryPower && whole % 1024 == 0) {
       whole /= 1024;
@@ -100,8 +100,8 @@ std::string canonical(const Quantity& q) {
   }
   // BinarySI below 1024 or not integral is shown as DecimalSI, as in Go.
   appendDecimal(out, mag, e,
-                q.format() == QuantityFormat::DecimalExponent ? QuantityFormat::DecimalExponent
-                                                              : QuantityFormat::DecimalSI);
+                q.format() == QuantityFormat::kDecimalExponent ? QuantityFormat::kDecimalExponent
+                                                               : QuantityFormat::kDecimalSI);
   return out;
 }
 
@@ -117,7 +117,7 @@ std::string cached(const Quantity& q, const Spelling& s) {
     out.push_back('+');
   }
   out.append(s.lead_zeros, '0');
-  if (q.format() == QuantityFormat::BinarySI) {
+  if (q.format() == QuantityFormat::kBinarySI) {
     UInt128 whole = 0;
     (void)scaleUp(mag, e, &whole);
     appendDigits(out, whole >> (10 * s.aux));
@@ -138,7 +138,7 @@ std::string cached(const Quantity& q, const Spelling& s) {
     out.append(digits, digits.size() - fraction, fraction);
   }
   const int64_t exponent = e - s.aux + static_cast<int64_t>(fraction);
-  if (q.format() == QuantityFormat::DecimalSI) {
+  if (q.format() == QuantityFormat::kDecimalSI) {
     out.append(decimalSuffix(exponent));
     return out;
   }

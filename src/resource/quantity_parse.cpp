@@ -128,7 +128,7 @@ bool lex(std::string_view s, Lexed* out) {
 struct Suffix {
   int base = 10;
   int64_t exponent = 0;
-  QuantityFormat format = QuantityFormat::DecimalSI;
+  QuantityFormat format = QuantityFormat::kDecimalSI;
 };
 
 enum class SuffixResult { kOk, kInvalid, kOutOfRange };
@@ -176,7 +176,7 @@ SuffixResult interpret(std::string_view s, Suffix* out) {
     if (entry.text == s) {
       out->base = entry.base;
       out->exponent = entry.exponent;
-      out->format = entry.base == 2 ? QuantityFormat::BinarySI : QuantityFormat::DecimalSI;
+      out->format = entry.base == 2 ? QuantityFormat::kBinarySI : QuantityFormat::kDecimalSI;
       return SuffixResult::kOk;
     }
   }
@@ -191,7 +191,7 @@ SuffixResult interpret(std::string_view s, Suffix* out) {
     }
     out->base = 10;
     out->exponent = exponent;
-    out->format = QuantityFormat::DecimalExponent;
+    out->format = QuantityFormat::kDecimalExponent;
     return SuffixResult::kOk;
   }
   return SuffixResult::kInvalid;
@@ -318,7 +318,7 @@ Spelling cachedSpelling(const Lexed& lexed, const Suffix& suffix, int64_t normal
   }
   const int64_t scale = suffix.exponent - static_cast<int64_t>(lexed.denom.size());
   s.aux = static_cast<uint8_t>(normalized_exponent - scale);
-  if (suffix.format == QuantityFormat::DecimalExponent) {
+  if (suffix.format == QuantityFormat::kDecimalExponent) {
     std::string_view text = lexed.suffix.substr(1);
     s.flags |= lexed.suffix[0] == 'E' ? kUpperE : 0;
     if (text[0] == '+' || text[0] == '-') {
@@ -402,7 +402,7 @@ Result<Quantity> Quantity::parse(std::string_view text) {
       }
       // A non-zero value below 1 (after rounding) is not shown in binary (Go).
       if (mag != 0 && exp < 0 && mag < pow10(static_cast<int>(-exp))) {
-        format = QuantityFormat::DecimalSI;
+        format = QuantityFormat::kDecimalSI;
       }
     }
   }

@@ -35,7 +35,7 @@
 
 namespace koord::resource {
 
-enum class QuantityFormat : uint8_t { DecimalSI, BinarySI, DecimalExponent };
+enum class QuantityFormat : uint8_t { kDecimalSI, kBinarySI, kDecimalExponent };
 
 class Quantity {
  public:
@@ -48,13 +48,13 @@ class Quantity {
   [[nodiscard]] static Result<Quantity> parse(std::string_view text);
   // An integer value, e.g. fromInt(4) is "4", fromInt(1024*1024, BinarySI) is "1Mi".
   [[nodiscard]] static Quantity fromInt(int64_t value,
-                                        QuantityFormat format = QuantityFormat::DecimalSI);
+                                        QuantityFormat format = QuantityFormat::kDecimalSI);
   // A value in thousandths, e.g. fromMilli(1500) is "1500m".
   [[nodiscard]] static Quantity fromMilli(int64_t milli,
-                                          QuantityFormat format = QuantityFormat::DecimalSI);
+                                          QuantityFormat format = QuantityFormat::kDecimalSI);
   // value * 10^scale exactly (Go's NewScaledQuantity), e.g. fromScaled(5, -9) is "5n".
   [[nodiscard]] static Quantity fromScaled(int64_t value, int32_t scale,
-                                           QuantityFormat format = QuantityFormat::DecimalSI);
+                                           QuantityFormat format = QuantityFormat::kDecimalSI);
 
   // Go's String(): canonical Kubernetes text, or the parsed text where Go keeps it verbatim.
   [[nodiscard]] std::string toString() const;
@@ -100,7 +100,7 @@ class Quantity {
   // How Go's parser would echo the input; see quantity_internal.hpp (all zero: canonical).
   uint16_t spell_lead_zeros_ = 0;
   uint16_t spell_exp_lead_zeros_ = 0;
-  QuantityFormat format_ = QuantityFormat::DecimalSI;
+  QuantityFormat format_ = QuantityFormat::kDecimalSI;
   uint8_t spell_flags_ = 0;
   uint8_t spell_fraction_digits_ = 0;
   uint8_t spell_aux_ = 0;

@@ -243,11 +243,18 @@ QosClass computePodQosClass(const Pod& pod) {
   return pod_qos.value_or(QosClass::kBestEffort);
 }
 
-QosClass podQosClass(const Pod& pod) {
+std::optional<QosClass> parseQosClass(std::string_view text) {
   for (QosClass qos : {QosClass::kBestEffort, QosClass::kBurstable, QosClass::kGuaranteed}) {
-    if (pod.status.qosClass == qosClassName(qos)) {
+    if (text == qosClassName(qos)) {
       return qos;
     }
+  }
+  return std::nullopt;
+}
+
+QosClass podQosClass(const Pod& pod) {
+  if (const std::optional<QosClass> qos = parseQosClass(pod.status.qosClass)) {
+    return *qos;
   }
   return computePodQosClass(pod);
 }

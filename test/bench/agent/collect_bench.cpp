@@ -196,7 +196,7 @@ class SyntheticNode {
               "Cached:           946160 kB\nSwapCached:            0 kB\n");
   }
   void writeCpu(const std::string& dir, uint64_t nanos) {
-    if (version_ == CgroupVersion::V1) {
+    if (version_ == CgroupVersion::kV1) {
       writeFile(paths_.cgroup_root / "cpuacct" / dir / "cpuacct.usage",
                 std::to_string(nanos) + "\n");
     } else {
@@ -205,7 +205,7 @@ class SyntheticNode {
   }
   void writeCgroup(const std::string& dir, uint64_t nanos) {
     writeCpu(dir, nanos);
-    if (version_ == CgroupVersion::V1) {
+    if (version_ == CgroupVersion::kV1) {
       writeFile(paths_.cgroup_root / "memory" / dir / "memory.usage_in_bytes",
                 std::to_string(kGiB) + "\n");
       writeFile(paths_.cgroup_root / "memory" / dir / "memory.stat", v1MemoryStat(kGiB / 4));
@@ -244,7 +244,7 @@ metriccache::TimePoint simulatedTime(uint64_t cycle) {
 }
 
 CgroupVersion versionOf(const benchmark::State& state) {
-  return state.range(0) == 1 ? CgroupVersion::V1 : CgroupVersion::V2;
+  return state.range(0) == 1 ? CgroupVersion::kV1 : CgroupVersion::kV2;
 }
 
 // NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's naming.
@@ -338,7 +338,7 @@ class RealV1Tree {
     auto pods = pods_;
     return std::make_unique<MetricsAdvisor>(
         paths_,
-        newCgroupReader(paths_, CgroupVersion::V1, CgroupFileCache::kDefaultMaxOpenFiles,
+        newCgroupReader(paths_, CgroupVersion::kV1, CgroupFileCache::kDefaultMaxOpenFiles,
                         inactive_file_period),
         [pods] { return pods; }, std::move(cache));
   }

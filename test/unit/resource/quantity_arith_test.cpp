@@ -85,14 +85,14 @@ struct BinaryCase {
 // quantity_test.go TestAdd, with the format Go's Add leaves on the receiver.
 TEST(QuantityArithTest, TestAdd) {
   const BinaryCase cases[] = {
-      {dec(10, 0), dec(1, 1), dec(20, 0), F::DecimalSI},
-      {dec(10, 0), dec(1, 0, F::BinarySI), dec(11, 0), F::DecimalSI},
-      {dec(10, 0, F::BinarySI), dec(1, 0), dec(11, 0), F::BinarySI},
-      {Quantity(), dec(50, 0), dec(50, 0), F::DecimalSI},
-      {dec(50, 0), Quantity(), dec(50, 0), F::DecimalSI},
-      {Quantity(), Quantity(), dec(0, 0), F::DecimalSI},
-      {dec(0, 0), dec(5, 0, F::BinarySI), dec(5, 0), F::BinarySI},
-      {dec(1, -9), dec(1, 18), mustParse("1000000000000000000000000001n"), F::DecimalSI},
+      {dec(10, 0), dec(1, 1), dec(20, 0), F::kDecimalSI},
+      {dec(10, 0), dec(1, 0, F::kBinarySI), dec(11, 0), F::kDecimalSI},
+      {dec(10, 0, F::kBinarySI), dec(1, 0), dec(11, 0), F::kBinarySI},
+      {Quantity(), dec(50, 0), dec(50, 0), F::kDecimalSI},
+      {dec(50, 0), Quantity(), dec(50, 0), F::kDecimalSI},
+      {Quantity(), Quantity(), dec(0, 0), F::kDecimalSI},
+      {dec(0, 0), dec(5, 0, F::kBinarySI), dec(5, 0), F::kBinarySI},
+      {dec(1, -9), dec(1, 18), mustParse("1000000000000000000000000001n"), F::kDecimalSI},
   };
   for (const BinaryCase& c : cases) {
     Result<Quantity> sum = c.a.add(c.b);
@@ -105,12 +105,12 @@ TEST(QuantityArithTest, TestAdd) {
 // quantity_test.go TestSub.
 TEST(QuantityArithTest, TestSub) {
   const BinaryCase cases[] = {
-      {dec(10, 0), dec(1, 1), dec(0, 0), F::DecimalSI},
-      {dec(10, 0), dec(1, 0, F::BinarySI), dec(9, 0), F::DecimalSI},
-      {dec(10, 0, F::BinarySI), dec(1, 0), dec(9, 0), F::BinarySI},
-      {Quantity(), dec(50, 0), dec(-50, 0), F::DecimalSI},
-      {dec(50, 0), Quantity(), dec(50, 0), F::DecimalSI},
-      {Quantity(), Quantity(), dec(0, 0), F::DecimalSI},
+      {dec(10, 0), dec(1, 1), dec(0, 0), F::kDecimalSI},
+      {dec(10, 0), dec(1, 0, F::kBinarySI), dec(9, 0), F::kDecimalSI},
+      {dec(10, 0, F::kBinarySI), dec(1, 0), dec(9, 0), F::kBinarySI},
+      {Quantity(), dec(50, 0), dec(-50, 0), F::kDecimalSI},
+      {dec(50, 0), Quantity(), dec(50, 0), F::kDecimalSI},
+      {Quantity(), Quantity(), dec(0, 0), F::kDecimalSI},
   };
   for (const BinaryCase& c : cases) {
     Result<Quantity> difference = c.a.sub(c.b);
@@ -144,8 +144,8 @@ TEST(QuantityArithTest, MostNegative) {
   EXPECT_EQ(Quantity::fromMilli(1).sub(Quantity::fromMilli(kMinInt64))->toString(),
             "9223372036854775809m");
   EXPECT_EQ(Quantity::fromScaled(1, 1).sub(min)->toString(), "9223372036854775818");
-  Quantity binary = *Quantity().sub(Quantity::fromInt(kMinInt64, F::BinarySI));
-  EXPECT_EQ(binary.format(), F::BinarySI);
+  Quantity binary = *Quantity().sub(Quantity::fromInt(kMinInt64, F::kBinarySI));
+  EXPECT_EQ(binary.format(), F::kBinarySI);
   EXPECT_EQ(binary.toString(), "8Ei");
   EXPECT_EQ(binary, mustParse("9223372036854775808"));
   EXPECT_EQ(Quantity::fromInt(kMinInt64 + 1).negated().value(), kMaxInt64);
@@ -161,7 +161,7 @@ TEST(QuantityArithTest, TestMul) {
   const Case cases[] = {
       {dec(10, 0), 10, "100"},
       {dec(10, 0), 1, "10"},
-      {dec(10, 0, F::BinarySI), 1, "10"},
+      {dec(10, 0, F::kBinarySI), 1, "10"},
       {Quantity(), 50, "0"},
       {dec(50, 0), 0, "0"},
       {dec(10, 0), -10, "-100"},
@@ -328,7 +328,7 @@ TEST(QuantityArithTest, ToDouble) {
   EXPECT_EQ(Quantity().toDouble(), 0.0);
   EXPECT_EQ(dec(7 * 1024 * 1024, 4).toDouble(), 7.0 * 1024 * 1024 * 10000);
   EXPECT_EQ(dec(7 * 1024 * 1024, -8).toDouble(), 7.0 * 1024 * 1024 / 100000000);
-  EXPECT_EQ(dec(kMaxInt64, 0, F::BinarySI).toDouble(), 9223372036854775807.0);
+  EXPECT_EQ(dec(kMaxInt64, 0, F::kBinarySI).toDouble(), 9223372036854775807.0);
   EXPECT_EQ(dec(12, 18).toDouble(), 1.2e19);
   EXPECT_EQ(dec(12, 500).toDouble(), INFINITY);
   EXPECT_EQ(dec(-12, 500).toDouble(), -INFINITY);

@@ -26,52 +26,52 @@ void PrintTo(const StringCase& c, std::ostream* os) {
 
 // quantity_test.go TestQuantityString.
 const StringCase kTestQuantityString[] = {
-    {dec(1024 * 1024 * 1024, 0, F::BinarySI), "1Gi", "1024Mi"},
-    {dec(300 * 1024 * 1024, 0, F::BinarySI), "300Mi", "307200Ki"},
-    {dec(6 * 1024, 0, F::BinarySI), "6Ki", ""},
-    {dec(1001LL * 1024 * 1024 * 1024, 0, F::BinarySI), "1001Gi", "1025024Mi"},
-    {dec(1024LL * 1024 * 1024 * 1024, 0, F::BinarySI), "1Ti", "1024Gi"},
-    {dec(5, 0, F::BinarySI), "5", "5000m"},
-    {dec(500, -3, F::BinarySI), "500m", "0.5"},
-    {dec(1, 9, F::DecimalSI), "1G", "1000M"},
-    {dec(1000, 6, F::DecimalSI), "1G", "0.001T"},
-    {dec(1000000, 3, F::DecimalSI), "1G", ""},
-    {dec(1000000000, 0, F::DecimalSI), "1G", ""},
-    {dec(1, -3, F::DecimalSI), "1m", "1000u"},
-    {dec(80, -3, F::DecimalSI), "80m", ""},
-    {dec(1080, -3, F::DecimalSI), "1080m", "1.08"},
-    {dec(108, -2, F::DecimalSI), "1080m", "1080000000n"},
-    {dec(10800, -4, F::DecimalSI), "1080m", ""},
-    {dec(300, 6, F::DecimalSI), "300M", ""},
-    {dec(1, 12, F::DecimalSI), "1T", ""},
-    {dec(1, 18, F::DecimalSI), "1E", ""},
-    {dec(1, 21, F::DecimalSI), "1e21", "1000E"},
-    {dec(5, 21, F::DecimalSI), "5e21", "5000E"},
-    {dec(1, 24, F::DecimalSI), "1e24", "1000000E"},
-    {dec(1234567, 6, F::DecimalSI), "1234567M", ""},
-    {dec(1234567, -3, F::BinarySI), "1234567m", ""},
-    {dec(3, 3, F::DecimalSI), "3k", ""},
-    {dec(1025, 0, F::BinarySI), "1025", ""},
-    {dec(0, 0, F::DecimalSI), "0", ""},
-    {dec(0, 0, F::BinarySI), "0", ""},
-    {dec(1, 9, F::DecimalExponent), "1e9", ".001e12"},
-    {dec(1, -3, F::DecimalExponent), "1e-3", "0.001e0"},
-    {dec(1, -9, F::DecimalExponent), "1e-9", "1000e-12"},
-    {dec(80, -3, F::DecimalExponent), "80e-3", ""},
-    {dec(300, 6, F::DecimalExponent), "300e6", ""},
-    {dec(1, 12, F::DecimalExponent), "1e12", ""},
-    {dec(1, 3, F::DecimalExponent), "1e3", ""},
-    {dec(3, 3, F::DecimalExponent), "3e3", ""},
-    {dec(3, 3, F::DecimalSI), "3k", ""},
-    {dec(0, 0, F::DecimalExponent), "0", "00"},
-    {dec(1, -9, F::DecimalSI), "1n", ""},
-    {dec(80, -9, F::DecimalSI), "80n", ""},
-    {dec(1080, -9, F::DecimalSI), "1080n", ""},
-    {dec(108, -8, F::DecimalSI), "1080n", ""},
-    {dec(10800, -10, F::DecimalSI), "1080n", ""},
-    {dec(1, -6, F::DecimalSI), "1u", ""},
-    {dec(80, -6, F::DecimalSI), "80u", ""},
-    {dec(1080, -6, F::DecimalSI), "1080u", ""},
+    {dec(1024 * 1024 * 1024, 0, F::kBinarySI), "1Gi", "1024Mi"},
+    {dec(300 * 1024 * 1024, 0, F::kBinarySI), "300Mi", "307200Ki"},
+    {dec(6 * 1024, 0, F::kBinarySI), "6Ki", ""},
+    {dec(1001LL * 1024 * 1024 * 1024, 0, F::kBinarySI), "1001Gi", "1025024Mi"},
+    {dec(1024LL * 1024 * 1024 * 1024, 0, F::kBinarySI), "1Ti", "1024Gi"},
+    {dec(5, 0, F::kBinarySI), "5", "5000m"},
+    {dec(500, -3, F::kBinarySI), "500m", "0.5"},
+    {dec(1, 9, F::kDecimalSI), "1G", "1000M"},
+    {dec(1000, 6, F::kDecimalSI), "1G", "0.001T"},
+    {dec(1000000, 3, F::kDecimalSI), "1G", ""},
+    {dec(1000000000, 0, F::kDecimalSI), "1G", ""},
+    {dec(1, -3, F::kDecimalSI), "1m", "1000u"},
+    {dec(80, -3, F::kDecimalSI), "80m", ""},
+    {dec(1080, -3, F::kDecimalSI), "1080m", "1.08"},
+    {dec(108, -2, F::kDecimalSI), "1080m", "1080000000n"},
+    {dec(10800, -4, F::kDecimalSI), "1080m", ""},
+    {dec(300, 6, F::kDecimalSI), "300M", ""},
+    {dec(1, 12, F::kDecimalSI), "1T", ""},
+    {dec(1, 18, F::kDecimalSI), "1E", ""},
+    {dec(1, 21, F::kDecimalSI), "1e21", "1000E"},
+    {dec(5, 21, F::kDecimalSI), "5e21", "5000E"},
+    {dec(1, 24, F::kDecimalSI), "1e24", "1000000E"},
+    {dec(1234567, 6, F::kDecimalSI), "1234567M", ""},
+    {dec(1234567, -3, F::kBinarySI), "1234567m", ""},
+    {dec(3, 3, F::kDecimalSI), "3k", ""},
+    {dec(1025, 0, F::kBinarySI), "1025", ""},
+    {dec(0, 0, F::kDecimalSI), "0", ""},
+    {dec(0, 0, F::kBinarySI), "0", ""},
+    {dec(1, 9, F::kDecimalExponent), "1e9", ".001e12"},
+    {dec(1, -3, F::kDecimalExponent), "1e-3", "0.001e0"},
+    {dec(1, -9, F::kDecimalExponent), "1e-9", "1000e-12"},
+    {dec(80, -3, F::kDecimalExponent), "80e-3", ""},
+    {dec(300, 6, F::kDecimalExponent), "300e6", ""},
+    {dec(1, 12, F::kDecimalExponent), "1e12", ""},
+    {dec(1, 3, F::kDecimalExponent), "1e3", ""},
+    {dec(3, 3, F::kDecimalExponent), "3e3", ""},
+    {dec(3, 3, F::kDecimalSI), "3k", ""},
+    {dec(0, 0, F::kDecimalExponent), "0", "00"},
+    {dec(1, -9, F::kDecimalSI), "1n", ""},
+    {dec(80, -9, F::kDecimalSI), "80n", ""},
+    {dec(1080, -9, F::kDecimalSI), "1080n", ""},
+    {dec(108, -8, F::kDecimalSI), "1080n", ""},
+    {dec(10800, -10, F::kDecimalSI), "1080n", ""},
+    {dec(1, -6, F::kDecimalSI), "1u", ""},
+    {dec(80, -6, F::kDecimalSI), "80u", ""},
+    {dec(1080, -6, F::kDecimalSI), "1080u", ""},
 };
 
 class TestQuantityString : public ::testing::TestWithParam<StringCase> {};
@@ -117,9 +117,9 @@ TEST(QuantityFormatTest, TestNewSet) {
     std::string_view expect;
   };
   for (const Case& c :
-       {Case{1, F::DecimalSI, "1"}, Case{1000, F::DecimalSI, "1k"},
-        Case{1234000, F::DecimalSI, "1234k"}, Case{1024, F::BinarySI, "1Ki"},
-        Case{1000000, F::DecimalExponent, "1e6"}, Case{1024 * 1024, F::BinarySI, "1Mi"}}) {
+       {Case{1, F::kDecimalSI, "1"}, Case{1000, F::kDecimalSI, "1k"},
+        Case{1234000, F::kDecimalSI, "1234k"}, Case{1024, F::kBinarySI, "1Ki"},
+        Case{1000000, F::kDecimalExponent, "1e6"}, Case{1024 * 1024, F::kBinarySI, "1Mi"}}) {
     Quantity q = Quantity::fromInt(c.value, c.format);
     EXPECT_EQ(q.toString(), c.expect);
     EXPECT_EQ(q.format(), c.format);
@@ -135,9 +135,9 @@ TEST(QuantityFormatTest, TestMilliNewSet) {
     std::string_view expect;
   };
   for (const Case& c :
-       {Case{1, F::DecimalSI, "1m"}, Case{1000, F::DecimalSI, "1"},
-        Case{1234000, F::DecimalSI, "1234"}, Case{1024, F::BinarySI, "1024m"},
-        Case{1000000, F::DecimalExponent, "1e3"}, Case{1024 * 1024, F::BinarySI, "1048576m"}}) {
+       {Case{1, F::kDecimalSI, "1m"}, Case{1000, F::kDecimalSI, "1"},
+        Case{1234000, F::kDecimalSI, "1234"}, Case{1024, F::kBinarySI, "1024m"},
+        Case{1000000, F::kDecimalExponent, "1e3"}, Case{1024 * 1024, F::kBinarySI, "1048576m"}}) {
     Quantity q = Quantity::fromMilli(c.value, c.format);
     EXPECT_EQ(q.toString(), c.expect);
     EXPECT_EQ(mustParse(q.toString()).milliValue(), c.value);
@@ -206,11 +206,11 @@ TEST(QuantityFormatTest, TestQuantitySerializationGolden) {
 
 TEST(QuantityFormatTest, WithFormatChangesOnlyTheText) {
   Quantity q = mustParse("1536Mi");
-  EXPECT_EQ(q.withFormat(F::DecimalSI).toString(), "1610612736");
-  EXPECT_EQ(q.withFormat(F::DecimalExponent).toString(), "1610612736");
-  EXPECT_EQ(mustParse("1.5k").withFormat(F::DecimalExponent).toString(), "1500");
-  EXPECT_EQ(mustParse("15k").withFormat(F::DecimalExponent).toString(), "15e3");
-  EXPECT_EQ(q.withFormat(F::DecimalSI), q);
+  EXPECT_EQ(q.withFormat(F::kDecimalSI).toString(), "1610612736");
+  EXPECT_EQ(q.withFormat(F::kDecimalExponent).toString(), "1610612736");
+  EXPECT_EQ(mustParse("1.5k").withFormat(F::kDecimalExponent).toString(), "1500");
+  EXPECT_EQ(mustParse("15k").withFormat(F::kDecimalExponent).toString(), "15e3");
+  EXPECT_EQ(q.withFormat(F::kDecimalSI), q);
 }
 
 // Go prints a BinarySI multiple of 1024^7 without its suffix, corrupting it; this prints Ei.

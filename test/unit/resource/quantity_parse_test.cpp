@@ -29,109 +29,109 @@ void PrintTo(const ParseCase& c, std::ostream* os) {
 // quantity_test.go TestQuantityParse: the table of valid inputs, with Go's expected value and
 // format; String() is Go's (CanonicalizeBytes, or the input where ParseQuantity caches it).
 const ParseCase kTestQuantityParse[] = {
-    {"0", dec(0, 0), F::DecimalSI, "0", 0},
-    {"0n", dec(0, 0), F::DecimalSI, "0", 0},
-    {"0u", dec(0, 0), F::DecimalSI, "0", 0},
-    {"0m", dec(0, 0), F::DecimalSI, "0", 0},
-    {"0Ki", dec(0, 0), F::BinarySI, "0", 0},
-    {"0k", dec(0, 0), F::DecimalSI, "0", 0},
-    {"0Mi", dec(0, 0), F::BinarySI, "0", 0},
-    {"0M", dec(0, 0), F::DecimalSI, "0", 0},
-    {"0Gi", dec(0, 0), F::BinarySI, "0", 0},
-    {"0G", dec(0, 0), F::DecimalSI, "0", 0},
-    {"0Ti", dec(0, 0), F::BinarySI, "0", 0},
-    {"0T", dec(0, 0), F::DecimalSI, "0", 0},
+    {"0", dec(0, 0), F::kDecimalSI, "0", 0},
+    {"0n", dec(0, 0), F::kDecimalSI, "0", 0},
+    {"0u", dec(0, 0), F::kDecimalSI, "0", 0},
+    {"0m", dec(0, 0), F::kDecimalSI, "0", 0},
+    {"0Ki", dec(0, 0), F::kBinarySI, "0", 0},
+    {"0k", dec(0, 0), F::kDecimalSI, "0", 0},
+    {"0Mi", dec(0, 0), F::kBinarySI, "0", 0},
+    {"0M", dec(0, 0), F::kDecimalSI, "0", 0},
+    {"0Gi", dec(0, 0), F::kBinarySI, "0", 0},
+    {"0G", dec(0, 0), F::kDecimalSI, "0", 0},
+    {"0Ti", dec(0, 0), F::kBinarySI, "0", 0},
+    {"0T", dec(0, 0), F::kDecimalSI, "0", 0},
     // Quantity less numbers are allowed
-    {"1", dec(1, 0), F::DecimalSI, "1", 1000},
+    {"1", dec(1, 0), F::kDecimalSI, "1", 1000},
     // Binary suffixes
-    {"1Ki", dec(1024, 0), F::BinarySI, "1Ki", 1024000},
-    {"8Ki", dec(8 * 1024, 0), F::BinarySI, "8Ki", 8192000},
-    {"7Mi", dec(7 * 1024 * 1024, 0), F::BinarySI, "7Mi", 7340032000},
-    {"6Gi", dec(6LL << 30, 0), F::BinarySI, "6Gi", 6442450944000},
-    {"5Ti", dec(5LL << 40, 0), F::BinarySI, "5Ti", 5497558138880000},
-    {"4Pi", dec(4LL << 50, 0), F::BinarySI, "4Pi", 4503599627370496000},
-    {"3Ei", dec(3LL << 60, 0), F::BinarySI, "3Ei", kMaxInt64},
-    {"10Ti", dec(10LL << 40, 0), F::BinarySI, "10Ti", 10995116277760000},
-    {"100Ti", dec(100LL << 40, 0), F::BinarySI, "100Ti", 109951162777600000},
+    {"1Ki", dec(1024, 0), F::kBinarySI, "1Ki", 1024000},
+    {"8Ki", dec(8 * 1024, 0), F::kBinarySI, "8Ki", 8192000},
+    {"7Mi", dec(7 * 1024 * 1024, 0), F::kBinarySI, "7Mi", 7340032000},
+    {"6Gi", dec(6LL << 30, 0), F::kBinarySI, "6Gi", 6442450944000},
+    {"5Ti", dec(5LL << 40, 0), F::kBinarySI, "5Ti", 5497558138880000},
+    {"4Pi", dec(4LL << 50, 0), F::kBinarySI, "4Pi", 4503599627370496000},
+    {"3Ei", dec(3LL << 60, 0), F::kBinarySI, "3Ei", kMaxInt64},
+    {"10Ti", dec(10LL << 40, 0), F::kBinarySI, "10Ti", 10995116277760000},
+    {"100Ti", dec(100LL << 40, 0), F::kBinarySI, "100Ti", 109951162777600000},
     // Decimal suffixes
-    {"5n", dec(5, -9), F::DecimalSI, "5n", 1},
-    {"4u", dec(4, -6), F::DecimalSI, "4u", 1},
-    {"3m", dec(3, -3), F::DecimalSI, "3m", 3},
-    {"9", dec(9, 0), F::DecimalSI, "9", 9000},
-    {"8k", dec(8, 3), F::DecimalSI, "8k", 8000000},
-    {"50k", dec(5, 4), F::DecimalSI, "50k", 50000000},
-    {"7M", dec(7, 6), F::DecimalSI, "7M", 7000000000},
-    {"6G", dec(6, 9), F::DecimalSI, "6G", 6000000000000},
-    {"5T", dec(5, 12), F::DecimalSI, "5T", 5000000000000000},
-    {"40T", dec(4, 13), F::DecimalSI, "40T", 40000000000000000},
-    {"300T", dec(3, 14), F::DecimalSI, "300T", 300000000000000000},
-    {"2P", dec(2, 15), F::DecimalSI, "2P", 2000000000000000000},
-    {"1E", dec(1, 18), F::DecimalSI, "1E", kMaxInt64},
+    {"5n", dec(5, -9), F::kDecimalSI, "5n", 1},
+    {"4u", dec(4, -6), F::kDecimalSI, "4u", 1},
+    {"3m", dec(3, -3), F::kDecimalSI, "3m", 3},
+    {"9", dec(9, 0), F::kDecimalSI, "9", 9000},
+    {"8k", dec(8, 3), F::kDecimalSI, "8k", 8000000},
+    {"50k", dec(5, 4), F::kDecimalSI, "50k", 50000000},
+    {"7M", dec(7, 6), F::kDecimalSI, "7M", 7000000000},
+    {"6G", dec(6, 9), F::kDecimalSI, "6G", 6000000000000},
+    {"5T", dec(5, 12), F::kDecimalSI, "5T", 5000000000000000},
+    {"40T", dec(4, 13), F::kDecimalSI, "40T", 40000000000000000},
+    {"300T", dec(3, 14), F::kDecimalSI, "300T", 300000000000000000},
+    {"2P", dec(2, 15), F::kDecimalSI, "2P", 2000000000000000000},
+    {"1E", dec(1, 18), F::kDecimalSI, "1E", kMaxInt64},
     // Decimal exponents (Go caches these inputs, so "1E6" stays "1E6")
-    {"1E-3", dec(1, -3), F::DecimalExponent, "1E-3", 1},
-    {"1e3", dec(1, 3), F::DecimalExponent, "1e3", 1000000},
-    {"1E6", dec(1, 6), F::DecimalExponent, "1E6", 1000000000},
-    {"1e9", dec(1, 9), F::DecimalExponent, "1e9", 1000000000000},
-    {"1E12", dec(1, 12), F::DecimalExponent, "1E12", 1000000000000000},
-    {"1e15", dec(1, 15), F::DecimalExponent, "1e15", 1000000000000000000},
-    {"1E18", dec(1, 18), F::DecimalExponent, "1E18", kMaxInt64},
+    {"1E-3", dec(1, -3), F::kDecimalExponent, "1E-3", 1},
+    {"1e3", dec(1, 3), F::kDecimalExponent, "1e3", 1000000},
+    {"1E6", dec(1, 6), F::kDecimalExponent, "1E6", 1000000000},
+    {"1e9", dec(1, 9), F::kDecimalExponent, "1e9", 1000000000000},
+    {"1E12", dec(1, 12), F::kDecimalExponent, "1E12", 1000000000000000},
+    {"1e15", dec(1, 15), F::kDecimalExponent, "1e15", 1000000000000000000},
+    {"1E18", dec(1, 18), F::kDecimalExponent, "1E18", kMaxInt64},
     // Nonstandard but still parsable
-    {"1e14", dec(1, 14), F::DecimalExponent, "100e12", 100000000000000000},
-    {"1e13", dec(1, 13), F::DecimalExponent, "10e12", 10000000000000000},
-    {"100.035k", dec(100035, 0), F::DecimalSI, "100.035k", 100035000},
+    {"1e14", dec(1, 14), F::kDecimalExponent, "100e12", 100000000000000000},
+    {"1e13", dec(1, 13), F::kDecimalExponent, "10e12", 10000000000000000},
+    {"100.035k", dec(100035, 0), F::kDecimalSI, "100.035k", 100035000},
     // Things that look like floating point
-    {"0.001", dec(1, -3), F::DecimalSI, "1m", 1},
-    {"0.0005k", dec(5, -1), F::DecimalSI, "500m", 500},
-    {"0.005", dec(5, -3), F::DecimalSI, "5m", 5},
-    {"0.05", dec(5, -2), F::DecimalSI, "50m", 50},
-    {"0.5", dec(5, -1), F::DecimalSI, "500m", 500},
-    {"0.00050k", dec(5, -1), F::DecimalSI, "500m", 500},
-    {"0.00500", dec(5, -3), F::DecimalSI, "5m", 5},
-    {"0.05000", dec(5, -2), F::DecimalSI, "50m", 50},
-    {"0.50000", dec(5, -1), F::DecimalSI, "500m", 500},
-    {"0.5e0", dec(5, -1), F::DecimalExponent, "500e-3", 500},
-    {"0.5e-1", dec(5, -2), F::DecimalExponent, "50e-3", 50},
-    {"0.5e-2", dec(5, -3), F::DecimalExponent, "5e-3", 5},
-    {"10.035M", dec(10035, 3), F::DecimalSI, "10.035M", 10035000000},
-    {"1.2e3", dec(12, 2), F::DecimalExponent, "1200", 1200000},
-    {"1.3E+6", dec(13, 5), F::DecimalExponent, "1300e3", 1300000000},
-    {"1.40e9", dec(14, 8), F::DecimalExponent, "1400e6", 1400000000000},
-    {"1.53E12", dec(153, 10), F::DecimalExponent, "1530e9", 1530000000000000},
-    {"1.6e15", dec(16, 14), F::DecimalExponent, "1600e12", 1600000000000000000},
-    {"1.7E18", dec(17, 17), F::DecimalExponent, "1700e15", kMaxInt64},
-    {"9.01", dec(901, -2), F::DecimalSI, "9010m", 9010},
-    {"8.1k", dec(81, 2), F::DecimalSI, "8100", 8100000},
-    {"7.123456M", dec(7123456, 0), F::DecimalSI, "7.123456M", 7123456000},
-    {"6.987654321G", dec(6987654321, 0), F::DecimalSI, "6.987654321G", 6987654321000},
-    {"5.444T", dec(5444, 9), F::DecimalSI, "5.444T", 5444000000000000},
-    {"40.1T", dec(401, 11), F::DecimalSI, "40100G", 40100000000000000},
-    {"300.2T", dec(3002, 11), F::DecimalSI, "300200G", 300200000000000000},
-    {"2.5P", dec(25, 14), F::DecimalSI, "2500T", 2500000000000000000},
-    {"1.01E", dec(101, 16), F::DecimalSI, "1010P", kMaxInt64},
+    {"0.001", dec(1, -3), F::kDecimalSI, "1m", 1},
+    {"0.0005k", dec(5, -1), F::kDecimalSI, "500m", 500},
+    {"0.005", dec(5, -3), F::kDecimalSI, "5m", 5},
+    {"0.05", dec(5, -2), F::kDecimalSI, "50m", 50},
+    {"0.5", dec(5, -1), F::kDecimalSI, "500m", 500},
+    {"0.00050k", dec(5, -1), F::kDecimalSI, "500m", 500},
+    {"0.00500", dec(5, -3), F::kDecimalSI, "5m", 5},
+    {"0.05000", dec(5, -2), F::kDecimalSI, "50m", 50},
+    {"0.50000", dec(5, -1), F::kDecimalSI, "500m", 500},
+    {"0.5e0", dec(5, -1), F::kDecimalExponent, "500e-3", 500},
+    {"0.5e-1", dec(5, -2), F::kDecimalExponent, "50e-3", 50},
+    {"0.5e-2", dec(5, -3), F::kDecimalExponent, "5e-3", 5},
+    {"10.035M", dec(10035, 3), F::kDecimalSI, "10.035M", 10035000000},
+    {"1.2e3", dec(12, 2), F::kDecimalExponent, "1200", 1200000},
+    {"1.3E+6", dec(13, 5), F::kDecimalExponent, "1300e3", 1300000000},
+    {"1.40e9", dec(14, 8), F::kDecimalExponent, "1400e6", 1400000000000},
+    {"1.53E12", dec(153, 10), F::kDecimalExponent, "1530e9", 1530000000000000},
+    {"1.6e15", dec(16, 14), F::kDecimalExponent, "1600e12", 1600000000000000000},
+    {"1.7E18", dec(17, 17), F::kDecimalExponent, "1700e15", kMaxInt64},
+    {"9.01", dec(901, -2), F::kDecimalSI, "9010m", 9010},
+    {"8.1k", dec(81, 2), F::kDecimalSI, "8100", 8100000},
+    {"7.123456M", dec(7123456, 0), F::kDecimalSI, "7.123456M", 7123456000},
+    {"6.987654321G", dec(6987654321, 0), F::kDecimalSI, "6.987654321G", 6987654321000},
+    {"5.444T", dec(5444, 9), F::kDecimalSI, "5.444T", 5444000000000000},
+    {"40.1T", dec(401, 11), F::kDecimalSI, "40100G", 40100000000000000},
+    {"300.2T", dec(3002, 11), F::kDecimalSI, "300200G", 300200000000000000},
+    {"2.5P", dec(25, 14), F::kDecimalSI, "2500T", 2500000000000000000},
+    {"1.01E", dec(101, 16), F::kDecimalSI, "1010P", kMaxInt64},
     // Things that saturate/round
-    {"3.001n", dec(4, -9), F::DecimalSI, "4n", 1},
-    {"1.1E-9", dec(2, -9), F::DecimalExponent, "2e-9", 1},
-    {"0.0000000001", dec(1, -9), F::DecimalSI, "1n", 1},
-    {"0.0000000005", dec(1, -9), F::DecimalSI, "1n", 1},
-    {"0.00000000050", dec(1, -9), F::DecimalSI, "1n", 1},
-    {"0.5e-9", dec(1, -9), F::DecimalExponent, "1e-9", 1},
-    {"0.9n", dec(1, -9), F::DecimalSI, "1n", 1},
-    {"0.00000012345", dec(124, -9), F::DecimalSI, "124n", 1},
-    {"0.00000012354", dec(124, -9), F::DecimalSI, "124n", 1},
-    {"9Ei", dec(kMaxInt64, 0), F::BinarySI, "9223372036854775807", kMaxInt64},
-    {"9223372036854775807Ki", dec(kMaxInt64, 0), F::BinarySI, "9223372036854775807", kMaxInt64},
-    {"12E", dec(12, 18), F::DecimalSI, "12E", kMaxInt64},
+    {"3.001n", dec(4, -9), F::kDecimalSI, "4n", 1},
+    {"1.1E-9", dec(2, -9), F::kDecimalExponent, "2e-9", 1},
+    {"0.0000000001", dec(1, -9), F::kDecimalSI, "1n", 1},
+    {"0.0000000005", dec(1, -9), F::kDecimalSI, "1n", 1},
+    {"0.00000000050", dec(1, -9), F::kDecimalSI, "1n", 1},
+    {"0.5e-9", dec(1, -9), F::kDecimalExponent, "1e-9", 1},
+    {"0.9n", dec(1, -9), F::kDecimalSI, "1n", 1},
+    {"0.00000012345", dec(124, -9), F::kDecimalSI, "124n", 1},
+    {"0.00000012354", dec(124, -9), F::kDecimalSI, "124n", 1},
+    {"9Ei", dec(kMaxInt64, 0), F::kBinarySI, "9223372036854775807", kMaxInt64},
+    {"9223372036854775807Ki", dec(kMaxInt64, 0), F::kBinarySI, "9223372036854775807", kMaxInt64},
+    {"12E", dec(12, 18), F::kDecimalSI, "12E", kMaxInt64},
     // We'll accept fractional binary stuff, too.
-    {"100.035Ki", dec(10243584, -2), F::BinarySI, "102435840m", 102435840},
-    {"0.5Mi", dec(512 * 1024, 0), F::BinarySI, "512Ki", 524288000},
-    {"0.05Gi", dec(536870912, -1), F::BinarySI, "53687091200m", 53687091200},
-    {"0.025Ti", dec(274877906944, -1), F::BinarySI, "27487790694400m", 27487790694400},
+    {"100.035Ki", dec(10243584, -2), F::kBinarySI, "102435840m", 102435840},
+    {"0.5Mi", dec(512 * 1024, 0), F::kBinarySI, "512Ki", 524288000},
+    {"0.05Gi", dec(536870912, -1), F::kBinarySI, "53687091200m", 53687091200},
+    {"0.025Ti", dec(274877906944, -1), F::kBinarySI, "27487790694400m", 27487790694400},
     // Things written by trolls
-    {"0.000000000001Ki", dec(2, -9), F::DecimalSI, "2n", 1},  // rounds up, changes format
-    {".001", dec(1, -3), F::DecimalSI, "1m", 1},
-    {".0001k", dec(100, -3), F::DecimalSI, "100m", 100},
-    {"1.", dec(1, 0), F::DecimalSI, "1.", 1000},
-    {"1.G", dec(1, 9), F::DecimalSI, "1.G", 1000000000000},
+    {"0.000000000001Ki", dec(2, -9), F::kDecimalSI, "2n", 1},  // rounds up, changes format
+    {".001", dec(1, -3), F::kDecimalSI, "1m", 1},
+    {".0001k", dec(100, -3), F::kDecimalSI, "100m", 100},
+    {"1.", dec(1, 0), F::kDecimalSI, "1.", 1000},
+    {"1.G", dec(1, 9), F::kDecimalSI, "1.G", 1000000000000},
 };
 
 class TestQuantityParse : public ::testing::TestWithParam<ParseCase> {};
@@ -208,9 +208,9 @@ TEST(QuantityParseTest, DigitlessTextThatGoReadsAsZero) {
     F format;
   };
   for (const Case& c :
-       {Case{"-", F::DecimalSI}, Case{"+", F::DecimalSI}, Case{".", F::DecimalSI},
-        Case{"-.", F::DecimalSI}, Case{"e3", F::DecimalExponent}, Case{"Ki", F::BinarySI},
-        Case{"Ti", F::BinarySI}, Case{"m", F::DecimalSI}}) {
+       {Case{"-", F::kDecimalSI}, Case{"+", F::kDecimalSI}, Case{".", F::kDecimalSI},
+        Case{"-.", F::kDecimalSI}, Case{"e3", F::kDecimalExponent}, Case{"Ki", F::kBinarySI},
+        Case{"Ti", F::kBinarySI}, Case{"m", F::kDecimalSI}}) {
     Quantity q = mustParse(c.input);
     EXPECT_TRUE(q.isZero()) << c.input;
     EXPECT_EQ(q.format(), c.format) << c.input;
@@ -306,10 +306,10 @@ TEST(QuantityParseTest, TestParseQuantitySubNanoRoundsUp) {
   }
   // TestParseQuantitySubNanoMatchesRound: the text and format after rounding.
   EXPECT_EQ(mustParse("1e-100").toString(), "1e-9");
-  EXPECT_EQ(mustParse("1e-100").format(), F::DecimalExponent);
+  EXPECT_EQ(mustParse("1e-100").format(), F::kDecimalExponent);
   EXPECT_EQ(mustParse("-0.0000000000001").toString(), "-1n");
   EXPECT_EQ(mustParse("0.00000000000000000000001Ki").toString(), "1n");
-  EXPECT_EQ(mustParse("0.00000000000000000000001Ki").format(), F::DecimalSI);
+  EXPECT_EQ(mustParse("0.00000000000000000000001Ki").format(), F::kDecimalSI);
 }
 
 // Go's parser caches the input verbatim when its fast path finds it canonical
@@ -331,7 +331,7 @@ TEST(QuantityParseTest, KeepsTheTextGoCaches) {
   }
   EXPECT_EQ(mustParse("1.441").add(Quantity())->toString(), "1441m");
   EXPECT_EQ(mustParse("+1").negated().toString(), "-1");
-  EXPECT_EQ(mustParse("1.500").withFormat(F::DecimalSI).toString(), "1500m");
+  EXPECT_EQ(mustParse("1.500").withFormat(F::kDecimalSI).toString(), "1500m");
   // Not cached: the digits end in 000, a fraction not of 3n digits, a leading 0 digit.
   EXPECT_EQ(mustParse("+1000").toString(), "1k");
   EXPECT_EQ(mustParse("+1.5").toString(), "1500m");

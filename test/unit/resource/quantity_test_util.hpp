@@ -24,7 +24,7 @@ inline Quantity mustParse(std::string_view text) {
 
 // Go's decQuantity(i, exponent, format) / intQuantity: i * 10^exponent.
 inline Quantity dec(int64_t i, int32_t exponent,
-                    QuantityFormat format = QuantityFormat::DecimalSI) {
+                    QuantityFormat format = QuantityFormat::kDecimalSI) {
   return Quantity::fromScaled(i, exponent, format);
 }
 
@@ -35,11 +35,11 @@ inline void PrintTo(const Quantity& q, std::ostream* os) {
 
 inline std::ostream& operator<<(std::ostream& os, QuantityFormat format) {
   switch (format) {
-    case QuantityFormat::DecimalSI:
+    case QuantityFormat::kDecimalSI:
       return os << "DecimalSI";
-    case QuantityFormat::BinarySI:
+    case QuantityFormat::kBinarySI:
       return os << "BinarySI";
-    case QuantityFormat::DecimalExponent:
+    case QuantityFormat::kDecimalExponent:
       return os << "DecimalExponent";
   }
   return os;

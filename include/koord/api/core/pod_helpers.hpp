@@ -2,6 +2,7 @@
 // Pure functions of their arguments; thread-safe.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include "koord/api/core/pod.hpp"
@@ -42,6 +43,9 @@ enum class QosClass { kBestEffort, kBurstable, kGuaranteed };
 
 // "BestEffort", "Burstable" or "Guaranteed".
 [[nodiscard]] std::string_view qosClassName(QosClass qos);
+// The class spelled exactly "BestEffort", "Burstable" or "Guaranteed" (status.qosClass); nullopt
+// for anything else.
+[[nodiscard]] std::optional<QosClass> parseQosClass(std::string_view text);
 
 // Kubernetes' ComputePodQOS: only cpu and memory count, zero quantities are ignored; init
 // containers count like regular ones; pod-level resources, when set, decide instead.

@@ -84,10 +84,10 @@ TEST(MetricCacheTest, AggregateMatchesHandComputedTables) {
     MetricCache cache;
     for (size_t i = 0; i < c.values.size(); ++i) {
       ASSERT_TRUE(
-          cache.append(MetricKind::NodeCpu, "", at(static_cast<int64_t>(i)), c.values[i]).isOk());
+          cache.append(MetricKind::kNodeCpu, "", at(static_cast<int64_t>(i)), c.values[i]).isOk());
     }
     const auto result =
-        cache.aggregate(MetricKind::NodeCpu, "", at(0), at(static_cast<int64_t>(c.values.size())));
+        cache.aggregate(MetricKind::kNodeCpu, "", at(0), at(static_cast<int64_t>(c.values.size())));
     ASSERT_TRUE(result.has_value());
     EXPECT_EQ(result->count, c.values.size());
     EXPECT_DOUBLE_EQ(result->avg, c.avg);
@@ -103,7 +103,7 @@ TEST(MetricCacheTest, AggregateMatchesHandComputedTables) {
 TEST(MetricCacheTest, WindowEdges) {
   MetricCache cache;
   for (int64_t s = 0; s < 10; ++s) {
-    ASSERT_TRUE(cache.append(MetricKind::PodCpu, "pod-a", at(s), static_cast<double>(s)).isOk());
+    ASSERT_TRUE(cache.append(MetricKind::kPodCpu, "pod-a", at(s), static_cast<double>(s)).isOk());
   }
   struct Case {
     const char* name;
@@ -130,7 +130,7 @@ TEST(MetricCacheTest, WindowEdges) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    const auto result = cache.aggregate(MetricKind::PodCpu, "pod-a", c.start, c.end);
+    const auto result = cache.aggregate(MetricKind::kPodCpu, "pod-a", c.start, c.end);
     if (c.count == 0) {
       EXPECT_FALSE(result.has_value());
       continue;
@@ -142,29 +142,29 @@ TEST(MetricCacheTest, WindowEdges) {
     EXPECT_EQ(result->latest, c.latest);
     EXPECT_EQ(result->span(), std::chrono::duration_cast<milliseconds>(c.latest - c.earliest));
   }
-  EXPECT_FALSE(cache.aggregate(MetricKind::PodCpu, "pod-b", at(0), at(9)).has_value());
-  EXPECT_FALSE(cache.aggregate(MetricKind::PodMemory, "pod-a", at(0), at(9)).has_value());
+  EXPECT_FALSE(cache.aggregate(MetricKind::kPodCpu, "pod-b", at(0), at(9)).has_value());
+  EXPECT_FALSE(cache.aggregate(MetricKind::kPodMemory, "pod-a", at(0), at(9)).has_value());
 }
 
 TEST(MetricCacheTest, LatestIsTheNewestSample) {
   MetricCache cache;
-  EXPECT_FALSE(cache.latest(MetricKind::NodeMemory, "").has_value());
-  ASSERT_TRUE(cache.append(MetricKind::NodeMemory, "", at(0), 100).isOk());
-  ASSERT_TRUE(cache.append(MetricKind::NodeMemory, "", at(1) + milliseconds(250), 200).isOk());
-  const auto latest = cache.latest(MetricKind::NodeMemory, "");
+  EXPECT_FALSE(cache.latest(MetricKind::kNodeMemory, "").has_value());
+  ASSERT_TRUE(cache.append(MetricKind::kNodeMemory, "", at(0), 100).isOk());
+  ASSERT_TRUE(cache.append(MetricKind::kNodeMemory, "", at(1) + milliseconds(250), 200).isOk());
+  const auto latest = cache.latest(MetricKind::kNodeMemory, "");
   ASSERT_TRUE(latest.has_value());
   EXPECT_EQ(latest->value, 200);
   EXPECT_EQ(latest->time, at(1) + milliseconds(250));
-  EXPECT_FALSE(cache.latest(MetricKind::SystemMemory, "").has_value());
+  EXPECT_FALSE(cache.latest(MetricKind::kSystemMemory, "").has_value());
 }
 
 TEST(MetricCacheTest, CapacityPerKindClass) {
   MetricCache cache(MetricCacheConfig{.node_capacity = 5, .pod_capacity = 2});
   for (int64_t s = 0; s < 10; ++s) {
-    for (const MetricKind kind : {MetricKind::NodeCpu, MetricKind::SystemMemory}) {
+    for (const MetricKind kind : {MetricKind::kNodeCpu, MetricKind::kSystemMemory}) {
       ASSERT_TRUE(cache.append(kind, "", at(s), static_cast<double>(s)).isOk());
     }
-    for (const MetricKind kind : {MetricKind::PodMemory, MetricKind::ContainerCpu}) {
+    for (const MetricKind kind : {MetricKind::kPodMemory, MetricKind::kContainerCpu}) {
       ASSERT_TRUE(cache.append(kind, "x", at(s), static_cast<double>(s)).isOk());
     }
   }
@@ -175,9 +175,9 @@ TEST(MetricCacheTest, CapacityPerKindClass) {
     TimePoint earliest;
   };
   for (const Case& c :
-       {Case{MetricKind::NodeCpu, "", 5, at(5)}, Case{MetricKind::SystemMemory, "", 5, at(5)},
-        Case{MetricKind::PodMemory, "x", 2, at(8)},
-        Case{MetricKind::ContainerCpu, "x", 2, at(8)}}) {
+       {Case{MetricKind::kNodeCpu, "", 5, at(5)}, Case{MetricKind::kSystemMemory, "", 5, at(5)},
+        Case{MetricKind::kPodMemory, "x", 2, at(8)},
+        Case{MetricKind::kContainerCpu, "x", 2, at(8)}}) {
     SCOPED_TRACE(std::string(metricKindName(c.kind)));
     const auto result = cache.aggregate(c.kind, c.id, at(0), at(100));
     ASSERT_TRUE(result.has_value());
@@ -196,14 +196,14 @@ TEST(MetricCacheTest, RejectsInvalidAppends) {
     const char* message;
   };
   const std::vector<Case> cases = {
-      {"NaN", MetricKind::NodeCpu, "", std::nan(""),
+      {"NaN", MetricKind::kNodeCpu, "", std::nan(""),
        "failed to append 'node_cpu/': value is not finite"},
-      {"infinity", MetricKind::PodMemory, "uid", std::numeric_limits<double>::infinity(),
+      {"infinity", MetricKind::kPodMemory, "uid", std::numeric_limits<double>::infinity(),
        "failed to append 'pod_memory/uid': value is not finite"},
-      {"node with an id", MetricKind::NodeMemory, "uid", 1, "take the id \"\""},
-      {"system with an id", MetricKind::SystemCpu, "x", 1, "take the id \"\""},
-      {"pod without an id", MetricKind::PodCpu, "", 1, "need a non-empty id"},
-      {"container without an id", MetricKind::ContainerMemory, "", 1, "need a non-empty id"},
+      {"node with an id", MetricKind::kNodeMemory, "uid", 1, "take the id \"\""},
+      {"system with an id", MetricKind::kSystemCpu, "x", 1, "take the id \"\""},
+      {"pod without an id", MetricKind::kPodCpu, "", 1, "need a non-empty id"},
+      {"container without an id", MetricKind::kContainerMemory, "", 1, "need a non-empty id"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
@@ -218,26 +218,27 @@ TEST(MetricCacheTest, RejectsInvalidAppends) {
 TEST(MetricCacheTest, RetainDropsEndedPods) {
   MetricCache cache;
   for (const char* uid : {"pod-a", "pod-b", "pod-c"}) {
-    ASSERT_TRUE(cache.append(MetricKind::PodCpu, uid, at(0), 1).isOk());
-    ASSERT_TRUE(cache.append(MetricKind::PodMemory, uid, at(0), 1).isOk());
+    ASSERT_TRUE(cache.append(MetricKind::kPodCpu, uid, at(0), 1).isOk());
+    ASSERT_TRUE(cache.append(MetricKind::kPodMemory, uid, at(0), 1).isOk());
   }
-  ASSERT_TRUE(cache.append(MetricKind::NodeCpu, "", at(0), 1).isOk());
+  ASSERT_TRUE(cache.append(MetricKind::kNodeCpu, "", at(0), 1).isOk());
   ASSERT_EQ(cache.seriesCount(), 7U);
   const size_t bytes_before = cache.memoryBytes();
 
-  EXPECT_EQ(cache.retain(MetricKind::PodCpu, std::unordered_set<std::string>{"pod-a", "pod-c"}),
+  EXPECT_EQ(cache.retain(MetricKind::kPodCpu, std::unordered_set<std::string>{"pod-a", "pod-c"}),
             1U);
-  EXPECT_THAT(cache.ids(MetricKind::PodCpu), UnorderedElementsAre("pod-a", "pod-c"));
-  EXPECT_FALSE(cache.latest(MetricKind::PodCpu, "pod-b").has_value());
+  EXPECT_THAT(cache.ids(MetricKind::kPodCpu), UnorderedElementsAre("pod-a", "pod-c"));
+  EXPECT_FALSE(cache.latest(MetricKind::kPodCpu, "pod-b").has_value());
   // Other kinds are untouched.
-  EXPECT_EQ(cache.seriesCount(MetricKind::PodMemory), 3U);
+  EXPECT_EQ(cache.seriesCount(MetricKind::kPodMemory), 3U);
   EXPECT_EQ(cache.seriesCount(), 6U);
   EXPECT_LT(cache.memoryBytes(), bytes_before);
 
   EXPECT_EQ(
-      cache.retainIf(MetricKind::PodMemory, [](std::string_view id) { return id == "pod-c"; }), 2U);
-  EXPECT_THAT(cache.ids(MetricKind::PodMemory), UnorderedElementsAre("pod-c"));
-  EXPECT_EQ(cache.retain(MetricKind::PodCpu, {}), 2U);
+      cache.retainIf(MetricKind::kPodMemory, [](std::string_view id) { return id == "pod-c"; }),
+      2U);
+  EXPECT_THAT(cache.ids(MetricKind::kPodMemory), UnorderedElementsAre("pod-c"));
+  EXPECT_EQ(cache.retain(MetricKind::kPodCpu, {}), 2U);
   EXPECT_EQ(cache.seriesCount(), 2U);  // node cpu and pod-c memory
 }
 
@@ -247,14 +248,14 @@ TEST(MetricCacheTest, MemoryIsBoundedByCapacity) {
   MetricCache cache;
   const auto fill = [&](int64_t from, int64_t to) {
     for (int64_t s = from; s < to; ++s) {
-      for (const MetricKind kind : {MetricKind::NodeCpu, MetricKind::NodeMemory,
-                                    MetricKind::SystemCpu, MetricKind::SystemMemory}) {
+      for (const MetricKind kind : {MetricKind::kNodeCpu, MetricKind::kNodeMemory,
+                                    MetricKind::kSystemCpu, MetricKind::kSystemMemory}) {
         ASSERT_TRUE(cache.append(kind, "", at(s), 1).isOk());
       }
       if (s % 12 == 0) {  // pod series fill ten times faster than needed anyway
         for (int p = 0; p < 600; ++p) {
           const std::string id = "0f5c6a2e-8d3b-4c1a-9e7f-" + std::to_string(100000000000 + p);
-          ASSERT_TRUE(cache.append(MetricKind::PodCpu, id, at(s), 1).isOk());
+          ASSERT_TRUE(cache.append(MetricKind::kPodCpu, id, at(s), 1).isOk());
         }
       }
     }
@@ -277,7 +278,7 @@ TEST(MetricCacheTest, ConcurrentReadersSeeConsistentSeries) {
   std::atomic<bool> done{false};
   std::thread writer([&] {
     for (int64_t i = 0; i < kSamples; ++i) {
-      EXPECT_TRUE(cache.append(MetricKind::NodeCpu, "", at(i), static_cast<double>(i)).isOk());
+      EXPECT_TRUE(cache.append(MetricKind::kNodeCpu, "", at(i), static_cast<double>(i)).isOk());
     }
     done = true;
   });
@@ -285,7 +286,7 @@ TEST(MetricCacheTest, ConcurrentReadersSeeConsistentSeries) {
   bool monotonic = true;
   bool well_formed = true;
   while (!done) {
-    const auto result = cache.aggregate(MetricKind::NodeCpu, "", at(0), at(kSamples));
+    const auto result = cache.aggregate(MetricKind::kNodeCpu, "", at(0), at(kSamples));
     if (!result.has_value()) {
       continue;
     }
@@ -298,17 +299,17 @@ TEST(MetricCacheTest, ConcurrentReadersSeeConsistentSeries) {
   writer.join();
   EXPECT_TRUE(monotonic);
   EXPECT_TRUE(well_formed);
-  const auto final_result = cache.aggregate(MetricKind::NodeCpu, "", at(0), at(kSamples));
+  const auto final_result = cache.aggregate(MetricKind::kNodeCpu, "", at(0), at(kSamples));
   ASSERT_TRUE(final_result.has_value());
   EXPECT_EQ(final_result->count, 100U);
   EXPECT_EQ(final_result->latest, at(kSamples - 1));
 }
 
 TEST(MetricCacheTest, KindNames) {
-  EXPECT_EQ(metricKindName(MetricKind::NodeCpu), "node_cpu");
-  EXPECT_EQ(metricKindName(MetricKind::ContainerMemory), "container_memory");
-  EXPECT_TRUE(isNodeLevel(MetricKind::SystemMemory));
-  EXPECT_FALSE(isNodeLevel(MetricKind::PodCpu));
+  EXPECT_EQ(metricKindName(MetricKind::kNodeCpu), "node_cpu");
+  EXPECT_EQ(metricKindName(MetricKind::kContainerMemory), "container_memory");
+  EXPECT_TRUE(isNodeLevel(MetricKind::kSystemMemory));
+  EXPECT_FALSE(isNodeLevel(MetricKind::kPodCpu));
 }
 
 }  // namespace

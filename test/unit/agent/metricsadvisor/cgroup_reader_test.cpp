@@ -86,7 +86,7 @@ TEST(CgroupReaderTest, V1UsesHierarchicalInactiveFile) {
   root.write(FakeCgroups::v1("memory", kPodDir, "memory.stat"),
              "cache 0\ninactive_file 4096\nactive_file 0\ntotal_inactive_file 268435456\n"
              "total_active_file 0\n");
-  const auto reader = newCgroupReader(system::SysPaths::under(root.path()), CgroupVersion::V1);
+  const auto reader = newCgroupReader(system::SysPaths::under(root.path()), CgroupVersion::kV1);
   const Result<uint64_t> working_set = reader->memoryWorkingSetBytes(kPodDir);
   ASSERT_TRUE(working_set.ok()) << working_set.status();
   EXPECT_EQ(*working_set, 768 * kMiB);
@@ -103,7 +103,7 @@ TEST(CgroupReaderTest, V2GoldenFromH200Capture) {
   root.write(FakeCgroups::v2(kPodDir, "cpu.stat"), cpu_stat);
   root.write(FakeCgroups::v2(kPodDir, "memory.stat"), memory_stat);
   root.write(FakeCgroups::v2(kPodDir, "memory.current"), "1073741824\n");
-  const auto reader = newCgroupReader(system::SysPaths::under(root.path()), CgroupVersion::V2);
+  const auto reader = newCgroupReader(system::SysPaths::under(root.path()), CgroupVersion::kV2);
 
   const Result<uint64_t> usage = reader->cpuUsageNanos(kPodDir);
   ASSERT_TRUE(usage.ok()) << usage.status();
@@ -186,14 +186,14 @@ TEST(CgroupReaderTest, MissingCgroupIsNotFound) {
 TEST(CgroupReaderTest, V1WithoutCpuacctHierarchy) {
   FakeRoot root;
   root.write("sys/fs/cgroup/memory/memory.usage_in_bytes", "1\n");
-  const auto reader = newCgroupReader(system::SysPaths::under(root.path()), CgroupVersion::V1);
+  const auto reader = newCgroupReader(system::SysPaths::under(root.path()), CgroupVersion::kV1);
   const Status status = reader->cpuUsageNanos(kPodDir).status();
   EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition);
   EXPECT_EQ(status.message(), "failed to read '" +
                                   (root.path() / "sys/fs/cgroup/cpuacct").string() +
                                   "': no such cgroup hierarchy");
   // Mounted later: found at the next read.
-  FakeCgroups(root, CgroupVersion::V1, "cpuacct,cpu").setCpuUsage(kPodDir, 42);
+  FakeCgroups(root, CgroupVersion::kV1, "cpuacct,cpu").setCpuUsage(kPodDir, 42);
   const Result<uint64_t> usage = reader->cpuUsageNanos(kPodDir);
   ASSERT_TRUE(usage.ok()) << usage.status();
   EXPECT_EQ(*usage, 42U);
@@ -209,26 +209,26 @@ TEST(CgroupReaderTest, MalformedFilesAreInvalidArgument) {
     const char* message;
   };
   const std::vector<Case> cases = {
-      {"v1 usage not a number", CgroupVersion::V1, "cpuacct/cpuacct.usage", "12ab\n", 0,
+      {"v1 usage not a number", CgroupVersion::kV1, "cpuacct/cpuacct.usage", "12ab\n", 0,
        "expected an unsigned integer, got '12ab'"},
-      {"v1 usage negative", CgroupVersion::V1, "cpuacct/cpuacct.usage", "-5\n", 0,
+      {"v1 usage negative", CgroupVersion::kV1, "cpuacct/cpuacct.usage", "-5\n", 0,
        "expected an unsigned integer, got '-5'"},
-      {"v1 usage empty", CgroupVersion::V1, "cpuacct/cpuacct.usage", "", 0,
+      {"v1 usage empty", CgroupVersion::kV1, "cpuacct/cpuacct.usage", "", 0,
        "expected an unsigned integer, got ''"},
-      {"v1 memory.stat without total_inactive_file", CgroupVersion::V1, "memory/memory.stat",
+      {"v1 memory.stat without total_inactive_file", CgroupVersion::kV1, "memory/memory.stat",
        "cache 0\ninactive_file 5\n", 1, "expected a line 'total_inactive_file <unsigned integer>'"},
-      {"v1 cpu.stat without throttled_time", CgroupVersion::V1, "cpu/cpu.stat",
+      {"v1 cpu.stat without throttled_time", CgroupVersion::kV1, "cpu/cpu.stat",
        "nr_periods 1\nnr_throttled 0\n", 2, "expected a line 'throttled_time <unsigned integer>'"},
-      {"v2 cpu.stat without usage_usec", CgroupVersion::V2, "cpu.stat", "user_usec 5\n", 0,
+      {"v2 cpu.stat without usage_usec", CgroupVersion::kV2, "cpu.stat", "user_usec 5\n", 0,
        "expected a line 'usage_usec <unsigned integer>'"},
-      {"v2 usage_usec not a number", CgroupVersion::V2, "cpu.stat", "usage_usec x\n", 0,
+      {"v2 usage_usec not a number", CgroupVersion::kV2, "cpu.stat", "usage_usec x\n", 0,
        "expected a line 'usage_usec <unsigned integer>'"},
-      {"v2 usage_usec overflows nanoseconds", CgroupVersion::V2, "cpu.stat",
+      {"v2 usage_usec overflows nanoseconds", CgroupVersion::kV2, "cpu.stat",
        "usage_usec 18446744073709552\n", 0, "'usage_usec' overflows nanoseconds"},
-      {"v2 memory.stat without inactive_file", CgroupVersion::V2, "memory.stat",
+      {"v2 memory.stat without inactive_file", CgroupVersion::kV2, "memory.stat",
        "anon 1\nactive_file 2\ntotal_inactive_file 3\n", 1,
        "expected a line 'inactive_file <unsigned integer>'"},
-      {"v2 memory.current not a number", CgroupVersion::V2, "memory.current", "max\n", 1,
+      {"v2 memory.current not a number", CgroupVersion::kV2, "memory.current", "max\n", 1,
        "expected an unsigned integer, got 'max'"},
   };
   for (const Case& c : cases) {
@@ -241,7 +241,7 @@ TEST(CgroupReaderTest, MalformedFilesAreInvalidArgument) {
     const std::string file = c.file;
     const size_t slash = file.find('/');
     const std::string relative =
-        c.version == CgroupVersion::V1
+        c.version == CgroupVersion::kV1
             ? FakeCgroups::v1(file.substr(0, slash), kPodDir, file.substr(slash + 1))
             : FakeCgroups::v2(kPodDir, file);
     root.write(relative, c.content);

@@ -28,9 +28,9 @@ TEST(CollectMetricsTest, CountsEachCollectorsErrors) {
   EXPECT_EQ(errorsLine(registry, "pod_memory"), "0");
 
   CollectStats stats;
-  stats.addError(MetricKind::PodMemory, Status::invalidArgument("bad memory.stat"));
-  stats.addError(MetricKind::PodMemory, Status::invalidArgument("bad memory.stat"));
-  stats.addError(MetricKind::NodeCpu, Status::notFound("no /proc/stat"));
+  stats.addError(MetricKind::kPodMemory, Status::invalidArgument("bad memory.stat"));
+  stats.addError(MetricKind::kPodMemory, Status::invalidArgument("bad memory.stat"));
+  stats.addError(MetricKind::kNodeCpu, Status::notFound("no /proc/stat"));
   collect->record(stats, 0.001);
   collect->record(stats, 0.001);
   EXPECT_EQ(errorsLine(registry, "pod_memory"), "4");

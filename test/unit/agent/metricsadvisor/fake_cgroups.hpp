@@ -98,7 +98,7 @@ class FakeCgroups {
 
   // Cumulative CPU time of `dir`: v1 cpuacct.usage (ns); v2 cpu.stat usage_usec (ns / 1000).
   void setCpuUsage(const std::string& dir, uint64_t nanos) {
-    if (version_ == CgroupVersion::V1) {
+    if (version_ == CgroupVersion::kV1) {
       root_.write(v1(cpuacct_mount_, dir, "cpuacct.usage"), std::to_string(nanos) + "\n");
       return;
     }
@@ -108,7 +108,7 @@ class FakeCgroups {
 
   // Memory of `dir`: v1 memory.usage_in_bytes + memory.stat; v2 memory.current + memory.stat.
   void setMemory(const std::string& dir, uint64_t usage, uint64_t inactive_file) {
-    if (version_ == CgroupVersion::V1) {
+    if (version_ == CgroupVersion::kV1) {
       root_.write(v1("memory", dir, "memory.usage_in_bytes"), std::to_string(usage) + "\n");
       root_.write(v1("memory", dir, "memory.stat"), v1MemoryStat(inactive_file));
       return;
@@ -121,7 +121,7 @@ class FakeCgroups {
   // throttled_usec.
   void setThrottling(const std::string& dir, uint64_t periods, uint64_t throttled,
                      uint64_t throttled_nanos) {
-    if (version_ == CgroupVersion::V1) {
+    if (version_ == CgroupVersion::kV1) {
       std::ostringstream out;
       out << "nr_periods " << periods << "\nnr_throttled " << throttled << "\nthrottled_time "
           << throttled_nanos << "\nnr_bursts 0\nburst_time 0\n";
@@ -137,7 +137,7 @@ class FakeCgroups {
 
   // Removes `dir` from every hierarchy (the pod or container ended).
   void remove(const std::string& dir) const {
-    if (version_ == CgroupVersion::V1) {
+    if (version_ == CgroupVersion::kV1) {
       for (const std::string& mount : {cpuacct_mount_, cpuMount(), std::string("memory")}) {
         root_.remove(v1(mount, dir, ""));
       }
@@ -190,9 +190,9 @@ struct Layout {
   const char* cpuacct_mount;
 };
 constexpr std::array<Layout, 3> kLayouts = {{
-    {"v1 cpuacct", CgroupVersion::V1, "cpuacct"},
-    {"v1 cpu,cpuacct", CgroupVersion::V1, "cpu,cpuacct"},
-    {"v2", CgroupVersion::V2, ""},
+    {"v1 cpuacct", CgroupVersion::kV1, "cpuacct"},
+    {"v1 cpu,cpuacct", CgroupVersion::kV1, "cpu,cpuacct"},
+    {"v2", CgroupVersion::kV2, ""},
 }};
 
 }  // namespace koord::agent::metricsadvisor::testing

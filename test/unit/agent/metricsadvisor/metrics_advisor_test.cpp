@@ -103,10 +103,10 @@ class Fixture {
   std::unique_ptr<MetricsAdvisor> advisor_;
 };
 
-constexpr std::array<CgroupVersion, 2> kVersions = {CgroupVersion::V1, CgroupVersion::V2};
+constexpr std::array<CgroupVersion, 2> kVersions = {CgroupVersion::kV1, CgroupVersion::kV2};
 
 const char* name(CgroupVersion v) {
-  return v == CgroupVersion::V1 ? "v1" : "v2";
+  return v == CgroupVersion::kV1 ? "v1" : "v2";
 }
 
 TEST(MetricsAdvisorTest, PodCpuFromTwoSnapshotsTenSecondsApart) {
@@ -130,17 +130,17 @@ TEST(MetricsAdvisorTest, PodCpuFromTwoSnapshotsTenSecondsApart) {
       f.setPodUsage(p, c.first_nanos, kGiB, 0);
       CollectStats first = f.collect(100);
       EXPECT_EQ(first.errorCount(), 0U) << first.last_error;
-      EXPECT_FALSE(f.latest(MetricKind::PodCpu, "uid-a").has_value());  // primes only
+      EXPECT_FALSE(f.latest(MetricKind::kPodCpu, "uid-a").has_value());  // primes only
       f.setPodUsage(p, c.second_nanos, kGiB, 0);
       const CollectStats second = f.collect(110);
       EXPECT_EQ(second.errorCount(), 0U) << second.last_error;
       EXPECT_EQ(second.pods, 1U);
       EXPECT_EQ(second.containers, 2U);
-      EXPECT_EQ(f.latest(MetricKind::PodCpu, "uid-a"), c.want_cores);
+      EXPECT_EQ(f.latest(MetricKind::kPodCpu, "uid-a"), c.want_cores);
       // Each container used half (v2 keeps microseconds, so halves stay exact here).
-      EXPECT_EQ(f.latest(MetricKind::ContainerCpu, "uid-a-c0"), c.want_cores / 2);
-      EXPECT_EQ(f.latest(MetricKind::ContainerCpu, "uid-a-c1"), c.want_cores / 2);
-      const auto sample = f.cache_->latest(MetricKind::PodCpu, "uid-a");
+      EXPECT_EQ(f.latest(MetricKind::kContainerCpu, "uid-a-c0"), c.want_cores / 2);
+      EXPECT_EQ(f.latest(MetricKind::kContainerCpu, "uid-a-c1"), c.want_cores / 2);
+      const auto sample = f.cache_->latest(MetricKind::kPodCpu, "uid-a");
       ASSERT_TRUE(sample.has_value());
       EXPECT_EQ(sample->time, at(110));
     }
@@ -156,8 +156,8 @@ TEST(MetricsAdvisorTest, PodMemoryIsWorkingSet) {
     f.setPodUsage(p, 0, 2 * kGiB, 512 * kMiB);
     const CollectStats stats = f.collect(0);
     EXPECT_EQ(stats.errorCount(), 0U) << stats.last_error;
-    EXPECT_EQ(f.latest(MetricKind::PodMemory, "uid-a"), static_cast<double>(1536 * kMiB));
-    EXPECT_EQ(f.latest(MetricKind::ContainerMemory, "uid-a-c1"), static_cast<double>(768 * kMiB));
+    EXPECT_EQ(f.latest(MetricKind::kPodMemory, "uid-a"), static_cast<double>(1536 * kMiB));
+    EXPECT_EQ(f.latest(MetricKind::kContainerMemory, "uid-a-c1"), static_cast<double>(768 * kMiB));
   }
 }
 
@@ -197,18 +197,18 @@ TEST(MetricsAdvisorTest, SystemIsNodeMinusPodsFlooredAtZero) {
       f.setNodeMemoryUsed(c.node_memory);
       f.collect(0);
       // The first cycle primes cpu: system memory is already known, system cpu is not.
-      EXPECT_FALSE(f.latest(MetricKind::SystemCpu).has_value());
-      EXPECT_EQ(f.latest(MetricKind::SystemMemory), c.want_system_memory);
+      EXPECT_FALSE(f.latest(MetricKind::kSystemCpu).has_value());
+      EXPECT_EQ(f.latest(MetricKind::kSystemMemory), c.want_system_memory);
       for (size_t i = 0; i < pods.size(); ++i) {
         f.setPodUsage(pods[i], c.pod_cpu_nanos[i], c.pod_memory[i], 0);
       }
       f.setNodeTicks(1000 + c.node_busy_ticks, 1000 + 400 - c.node_busy_ticks);
       const CollectStats stats = f.collect(10);
       EXPECT_EQ(stats.errorCount(), 0U) << stats.last_error;
-      ASSERT_TRUE(f.latest(MetricKind::SystemCpu).has_value());
-      EXPECT_DOUBLE_EQ(*f.latest(MetricKind::SystemCpu), c.want_system_cpu);
-      EXPECT_EQ(f.latest(MetricKind::SystemMemory), c.want_system_memory);
-      EXPECT_EQ(f.latest(MetricKind::NodeMemory), static_cast<double>(c.node_memory));
+      ASSERT_TRUE(f.latest(MetricKind::kSystemCpu).has_value());
+      EXPECT_DOUBLE_EQ(*f.latest(MetricKind::kSystemCpu), c.want_system_cpu);
+      EXPECT_EQ(f.latest(MetricKind::kSystemMemory), c.want_system_memory);
+      EXPECT_EQ(f.latest(MetricKind::kNodeMemory), static_cast<double>(c.node_memory));
       // node cpu + node memory + system cpu + system memory + 4 per pod (pod and container).
       EXPECT_EQ(stats.samples, 4 + 4 * pods.size());
     }
@@ -232,12 +232,12 @@ TEST(MetricsAdvisorTest, VanishedPodIsSkippedAndCounted) {
     EXPECT_EQ(stats.missing_pods, 1U);
     EXPECT_EQ(stats.missing_containers, 0U);  // not read at all once the pod is gone
     EXPECT_EQ(stats.errorCount(), 0U) << stats.last_error;
-    EXPECT_EQ(f.latest(MetricKind::PodCpu, "uid-a"), 1.0);
+    EXPECT_EQ(f.latest(MetricKind::kPodCpu, "uid-a"), 1.0);
     // uid-b keeps its earlier samples while it is listed.
-    EXPECT_EQ(f.latest(MetricKind::PodMemory, "uid-b"), static_cast<double>(kGiB));
-    EXPECT_FALSE(f.latest(MetricKind::PodCpu, "uid-b").has_value());
+    EXPECT_EQ(f.latest(MetricKind::kPodMemory, "uid-b"), static_cast<double>(kGiB));
+    EXPECT_FALSE(f.latest(MetricKind::kPodCpu, "uid-b").has_value());
     // System memory only subtracts what was measured in this cycle (uid-a).
-    EXPECT_EQ(f.latest(MetricKind::SystemMemory), 0.0);  // node memory 0 in this fixture
+    EXPECT_EQ(f.latest(MetricKind::kSystemMemory), 0.0);  // node memory 0 in this fixture
 
     // A container of a live pod that vanished is counted on its own.
     f.cgroups_.remove(a.containers[0].cgroup_dir);
@@ -261,17 +261,17 @@ TEST(MetricsAdvisorTest, UnlistedPodsAreDroppedFromStateAndCache) {
     f.setPodUsage(a, kNanosPerSecond, kGiB, 0);
     f.setPodUsage(b, kNanosPerSecond, kGiB, 0);
     f.collect(1);
-    EXPECT_THAT(f.cache_->ids(MetricKind::PodCpu), UnorderedElementsAre("uid-a", "uid-b"));
-    EXPECT_THAT(f.cache_->ids(MetricKind::ContainerMemory),
+    EXPECT_THAT(f.cache_->ids(MetricKind::kPodCpu), UnorderedElementsAre("uid-a", "uid-b"));
+    EXPECT_THAT(f.cache_->ids(MetricKind::kContainerMemory),
                 UnorderedElementsAre("uid-a-c0", "uid-b-c0", "uid-b-c1"));
 
     f.setPods({a});
     f.setPodUsage(a, 2 * kNanosPerSecond, kGiB, 0);
     f.collect(2);
-    for (const MetricKind kind : {MetricKind::PodCpu, MetricKind::PodMemory}) {
+    for (const MetricKind kind : {MetricKind::kPodCpu, MetricKind::kPodMemory}) {
       EXPECT_THAT(f.cache_->ids(kind), UnorderedElementsAre("uid-a"));
     }
-    for (const MetricKind kind : {MetricKind::ContainerCpu, MetricKind::ContainerMemory}) {
+    for (const MetricKind kind : {MetricKind::kContainerCpu, MetricKind::kContainerMemory}) {
       EXPECT_THAT(f.cache_->ids(kind), UnorderedElementsAre("uid-a-c0"));
     }
     // Node and system memory (the fixture's cpu ticks never move) + uid-a's pod (2) and
@@ -282,15 +282,15 @@ TEST(MetricsAdvisorTest, UnlistedPodsAreDroppedFromStateAndCache) {
     f.setPods({a, b});
     f.setPodUsage(b, 50 * kNanosPerSecond, kGiB, 0);
     f.collect(3);
-    EXPECT_FALSE(f.latest(MetricKind::PodCpu, "uid-b").has_value());
+    EXPECT_FALSE(f.latest(MetricKind::kPodCpu, "uid-b").has_value());
     f.setPodUsage(b, 52 * kNanosPerSecond, kGiB, 0);
     f.collect(4);
-    EXPECT_EQ(f.latest(MetricKind::PodCpu, "uid-b"), 2.0);
+    EXPECT_EQ(f.latest(MetricKind::kPodCpu, "uid-b"), 2.0);
   }
 }
 
 TEST(MetricsAdvisorTest, ReadErrorsAreCountedPerKind) {
-  Fixture f(CgroupVersion::V1);
+  Fixture f(CgroupVersion::kV1);
   const PodCgroup a = pod("uid-a", 1);
   const PodCgroup b = pod("uid-b", 1);
   f.setPods({a, b});
@@ -299,30 +299,30 @@ TEST(MetricsAdvisorTest, ReadErrorsAreCountedPerKind) {
   f.root_.write(FakeCgroups::v1("cpuacct", a.cgroup_dir, "cpuacct.usage"), "garbage\n");
   f.root_.write(FakeCgroups::v1("memory", b.containers[0].cgroup_dir, "memory.stat"), "cache 0\n");
   const CollectStats stats = f.collect(0);
-  EXPECT_EQ(stats.errorsOf(MetricKind::PodCpu), 1U);
-  EXPECT_EQ(stats.errorsOf(MetricKind::ContainerMemory), 1U);
+  EXPECT_EQ(stats.errorsOf(MetricKind::kPodCpu), 1U);
+  EXPECT_EQ(stats.errorsOf(MetricKind::kContainerMemory), 1U);
   EXPECT_EQ(stats.errorCount(), 2U);
   EXPECT_EQ(stats.missing_pods, 0U);
   EXPECT_THAT(stats.last_error.message(), HasSubstr("total_inactive_file"));
   // The rest of the cycle went on: uid-a's memory, its container and uid-b were collected.
-  EXPECT_EQ(f.latest(MetricKind::PodMemory, "uid-a"), static_cast<double>(kGiB));
-  EXPECT_EQ(f.latest(MetricKind::ContainerMemory, "uid-a-c0"), static_cast<double>(kGiB));
-  EXPECT_EQ(f.latest(MetricKind::PodMemory, "uid-b"), static_cast<double>(kGiB));
-  EXPECT_FALSE(f.latest(MetricKind::ContainerMemory, "uid-b-c0").has_value());
+  EXPECT_EQ(f.latest(MetricKind::kPodMemory, "uid-a"), static_cast<double>(kGiB));
+  EXPECT_EQ(f.latest(MetricKind::kContainerMemory, "uid-a-c0"), static_cast<double>(kGiB));
+  EXPECT_EQ(f.latest(MetricKind::kPodMemory, "uid-b"), static_cast<double>(kGiB));
+  EXPECT_FALSE(f.latest(MetricKind::kContainerMemory, "uid-b-c0").has_value());
 }
 
 TEST(MetricsAdvisorTest, UnmountedHierarchyIsAnErrorNotMissingPods) {
-  Fixture f(CgroupVersion::V1);
+  Fixture f(CgroupVersion::kV1);
   const PodCgroup a = pod("uid-a", 1);
   f.setPods({a});
   f.setPodUsage(a, 0, kGiB, 0);
   f.root_.remove("sys/fs/cgroup/cpuacct");
   const CollectStats stats = f.collect(0);
   EXPECT_EQ(stats.missing_pods, 0U);
-  EXPECT_EQ(stats.errorsOf(MetricKind::PodCpu), 1U);
-  EXPECT_EQ(stats.errorsOf(MetricKind::ContainerCpu), 1U);
+  EXPECT_EQ(stats.errorsOf(MetricKind::kPodCpu), 1U);
+  EXPECT_EQ(stats.errorsOf(MetricKind::kContainerCpu), 1U);
   EXPECT_EQ(stats.last_error.code(), StatusCode::kFailedPrecondition);
-  EXPECT_EQ(f.latest(MetricKind::PodMemory, "uid-a"), static_cast<double>(kGiB));
+  EXPECT_EQ(f.latest(MetricKind::kPodMemory, "uid-a"), static_cast<double>(kGiB));
 }
 
 TEST(MetricsAdvisorTest, CounterResetAndClockStepOnlyReprime) {
@@ -338,7 +338,7 @@ TEST(MetricsAdvisorTest, CounterResetAndClockStepOnlyReprime) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    Fixture f(CgroupVersion::V2);
+    Fixture f(CgroupVersion::kV2);
     const PodCgroup a = pod("uid-a", 0);
     f.setPods({a});
     f.setPodUsage(a, 10 * kNanosPerSecond, kGiB, 0);
@@ -346,16 +346,16 @@ TEST(MetricsAdvisorTest, CounterResetAndClockStepOnlyReprime) {
     f.setPodUsage(a, c.second_nanos, kGiB, 0);
     const CollectStats stats = f.collect(c.second_time);
     EXPECT_EQ(stats.errorCount(), 0U) << stats.last_error;
-    EXPECT_FALSE(f.latest(MetricKind::PodCpu, "uid-a").has_value());
+    EXPECT_FALSE(f.latest(MetricKind::kPodCpu, "uid-a").has_value());
     // The next reading measures from the re-primed counter.
     f.setPodUsage(a, c.second_nanos + 3 * kNanosPerSecond, kGiB, 0);
     f.collect(c.second_time + 2);
-    EXPECT_EQ(f.latest(MetricKind::PodCpu, "uid-a"), 1.5);
+    EXPECT_EQ(f.latest(MetricKind::kPodCpu, "uid-a"), 1.5);
   }
 }
 
 TEST(MetricsAdvisorTest, SkipsPodsAndContainersWithoutCgroup) {
-  Fixture f(CgroupVersion::V1);
+  Fixture f(CgroupVersion::kV1);
   PodCgroup pending = pod("uid-pending", 0);
   pending.cgroup_dir.clear();
   PodCgroup starting = pod("uid-a", 2);
@@ -367,8 +367,8 @@ TEST(MetricsAdvisorTest, SkipsPodsAndContainersWithoutCgroup) {
   EXPECT_EQ(stats.pods, 1U);
   EXPECT_EQ(stats.errorCount(), 0U) << stats.last_error;
   EXPECT_EQ(stats.missing_pods + stats.missing_containers, 0U);
-  EXPECT_THAT(f.cache_->ids(MetricKind::PodMemory), UnorderedElementsAre("uid-a"));
-  EXPECT_THAT(f.cache_->ids(MetricKind::ContainerMemory), UnorderedElementsAre("uid-a-c0"));
+  EXPECT_THAT(f.cache_->ids(MetricKind::kPodMemory), UnorderedElementsAre("uid-a"));
+  EXPECT_THAT(f.cache_->ids(MetricKind::kContainerMemory), UnorderedElementsAre("uid-a-c0"));
 }
 
 TEST(MetricsAdvisorTest, NoProviderMeansNoPods) {
@@ -377,11 +377,11 @@ TEST(MetricsAdvisorTest, NoProviderMeansNoPods) {
   root.write("proc/meminfo", "MemTotal: 100 kB\nMemAvailable: 50 kB\n");
   const system::SysPaths paths = system::SysPaths::under(root.path());
   auto cache = std::make_shared<MetricCache>();
-  MetricsAdvisor advisor(paths, newCgroupReader(paths, CgroupVersion::V2), nullptr, cache);
+  MetricsAdvisor advisor(paths, newCgroupReader(paths, CgroupVersion::kV2), nullptr, cache);
   const CollectStats stats = advisor.collect(at(0));
   EXPECT_EQ(stats.errorCount(), 0U) << stats.last_error;
   EXPECT_EQ(stats.pods, 0U);
-  EXPECT_EQ(cache->latest(MetricKind::SystemMemory, "")->value, 50.0 * 1024);
+  EXPECT_EQ(cache->latest(MetricKind::kSystemMemory, "")->value, 50.0 * 1024);
   EXPECT_EQ(advisor.cache(), cache);
 }
 

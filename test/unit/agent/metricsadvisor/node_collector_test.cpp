@@ -122,11 +122,11 @@ TEST(NodeCollectorTest, GoldenMemoryFromBothCaptures) {
     EXPECT_EQ(stats.errorCount(), 0U) << stats.last_error;
     EXPECT_EQ(usage.memory_bytes, c.want);
     EXPECT_FALSE(usage.cpu_cores.has_value());  // the first cycle only primes the cpu counters
-    const auto memory = cache.latest(MetricKind::NodeMemory, "");
+    const auto memory = cache.latest(MetricKind::kNodeMemory, "");
     ASSERT_TRUE(memory.has_value());
     EXPECT_EQ(memory->value, c.want);
     EXPECT_EQ(memory->time, at(0));
-    EXPECT_FALSE(cache.latest(MetricKind::NodeCpu, "").has_value());
+    EXPECT_FALSE(cache.latest(MetricKind::kNodeCpu, "").has_value());
     EXPECT_EQ(stats.samples, 1U);
   }
 }
@@ -191,12 +191,12 @@ TEST(NodeCollectorTest, CpuFromTwoSnapshots) {
     EXPECT_EQ(usage.memory_bytes, 600.0 * 1024);
     if (!c.want.has_value()) {
       EXPECT_FALSE(usage.cpu_cores.has_value());
-      EXPECT_FALSE(cache.latest(MetricKind::NodeCpu, "").has_value());
+      EXPECT_FALSE(cache.latest(MetricKind::kNodeCpu, "").has_value());
       continue;
     }
     ASSERT_TRUE(usage.cpu_cores.has_value());
     EXPECT_DOUBLE_EQ(*usage.cpu_cores, *c.want);
-    const auto cpu = cache.latest(MetricKind::NodeCpu, "");
+    const auto cpu = cache.latest(MetricKind::kNodeCpu, "");
     ASSERT_TRUE(cpu.has_value());
     EXPECT_DOUBLE_EQ(cpu->value, *c.want);
     EXPECT_EQ(cpu->time, at(10));
@@ -251,12 +251,12 @@ TEST(NodeCollectorTest, ErrorsAreCountedPerKind) {
     NodeCollector collector(system::SysPaths::under(root.path()), cache);
     CollectStats stats;
     const NodeUsage usage = collector.collect(at(0), stats);
-    EXPECT_EQ(stats.errorsOf(MetricKind::NodeCpu), c.cpu_errors);
-    EXPECT_EQ(stats.errorsOf(MetricKind::NodeMemory), c.memory_errors);
+    EXPECT_EQ(stats.errorsOf(MetricKind::kNodeCpu), c.cpu_errors);
+    EXPECT_EQ(stats.errorsOf(MetricKind::kNodeMemory), c.memory_errors);
     EXPECT_THAT(stats.last_error.message(), HasSubstr(c.last_error));
     // What could be read is still recorded.
     EXPECT_EQ(usage.memory_bytes.has_value(), c.memory_errors == 0);
-    EXPECT_EQ(cache.latest(MetricKind::NodeMemory, "").has_value(), c.memory_errors == 0);
+    EXPECT_EQ(cache.latest(MetricKind::kNodeMemory, "").has_value(), c.memory_errors == 0);
   }
 }
 

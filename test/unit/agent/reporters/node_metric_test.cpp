@@ -24,10 +24,10 @@ void fillNode(metriccache::MetricCache& cache, seconds span) {
   for (int64_t i = span.count(); i >= 0; --i) {
     const auto t = kNow - seconds(i);
     const double cpu = 1.0 + static_cast<double>(i % 4);
-    ASSERT_TRUE(cache.append(MetricKind::NodeCpu, "", t, cpu).isOk());
-    ASSERT_TRUE(cache.append(MetricKind::NodeMemory, "", t, 2.0 * (1LL << 30)).isOk());
-    ASSERT_TRUE(cache.append(MetricKind::SystemCpu, "", t, cpu / 4).isOk());
-    ASSERT_TRUE(cache.append(MetricKind::SystemMemory, "", t, 0.5 * (1LL << 30)).isOk());
+    ASSERT_TRUE(cache.append(MetricKind::kNodeCpu, "", t, cpu).isOk());
+    ASSERT_TRUE(cache.append(MetricKind::kNodeMemory, "", t, 2.0 * (1LL << 30)).isOk());
+    ASSERT_TRUE(cache.append(MetricKind::kSystemCpu, "", t, cpu / 4).isOk());
+    ASSERT_TRUE(cache.append(MetricKind::kSystemMemory, "", t, 0.5 * (1LL << 30)).isOk());
   }
 }
 
@@ -87,9 +87,9 @@ TEST(NodeMetricStatus, AggregatedUsagesOnlyForDurationsTheCacheCovers) {
 TEST(NodeMetricStatus, PodsWithSamplesAreReportedWithPriorityAndQos) {
   metriccache::MetricCache cache;
   for (int i = 0; i < 30; ++i) {
-    ASSERT_TRUE(cache.append(MetricKind::PodCpu, "uid-be", kNow - seconds(i), 0.5).isOk());
-    ASSERT_TRUE(
-        cache.append(MetricKind::PodMemory, "uid-be", kNow - seconds(i), 256.0 * (1 << 20)).isOk());
+    ASSERT_TRUE(cache.append(MetricKind::kPodCpu, "uid-be", kNow - seconds(i), 0.5).isOk());
+    ASSERT_TRUE(cache.append(MetricKind::kPodMemory, "uid-be", kNow - seconds(i), 256.0 * (1 << 20))
+                    .isOk());
   }
   auto be = std::make_shared<api::core::Pod>();
   be->metadata.namespace_ = "batch";

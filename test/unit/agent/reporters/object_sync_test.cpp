@@ -48,7 +48,7 @@ TEST(ObjectSync, CreatesTheTopologyWhenMissing) {
       .WillOnce(::testing::DoAll(SaveArg<2>(&created), Return(api::Json::object())));
   auto outcome = syncNodeResourceTopology(client, desired());
   ASSERT_TRUE(outcome.ok()) << outcome.status().toString();
-  EXPECT_EQ(*outcome, SyncOutcome::Created);
+  EXPECT_EQ(*outcome, SyncOutcome::kCreated);
   EXPECT_EQ(created["zones"][0]["resources"][0]["capacity"], "4");
 }
 
@@ -60,7 +60,7 @@ TEST(ObjectSync, AnUnchangedTopologyIsNotWritten) {
   EXPECT_CALL(client, update(_, _, _)).Times(0);
   auto outcome = syncNodeResourceTopology(client, desired());
   ASSERT_TRUE(outcome.ok());
-  EXPECT_EQ(*outcome, SyncOutcome::Unchanged);
+  EXPECT_EQ(*outcome, SyncOutcome::kUnchanged);
 }
 
 TEST(ObjectSync, UpdateKeepsWhatOthersOwn) {
@@ -80,7 +80,7 @@ TEST(ObjectSync, UpdateKeepsWhatOthersOwn) {
       .WillOnce(::testing::DoAll(SaveArg<2>(&written), Return(api::Json::object())));
   auto outcome = syncNodeResourceTopology(client, desired());
   ASSERT_TRUE(outcome.ok());
-  EXPECT_EQ(*outcome, SyncOutcome::Updated);
+  EXPECT_EQ(*outcome, SyncOutcome::kUpdated);
   EXPECT_EQ(written["metadata"]["resourceVersion"], "7");  // optimistic concurrency
   EXPECT_EQ(written["metadata"]["labels"]["team"], "infra");
   ASSERT_EQ(written["zones"][0]["resources"].size(), 2U);
@@ -118,7 +118,7 @@ TEST(ObjectSync, NodeMetricIsCreatedThenItsStatusWritten) {
   status.updateTime = "2026-11-26T12:00:00Z";
   auto outcome = syncNodeMetricStatus(client, node, status);
   ASSERT_TRUE(outcome.ok()) << outcome.status().toString();
-  EXPECT_EQ(*outcome, SyncOutcome::Created);
+  EXPECT_EQ(*outcome, SyncOutcome::kCreated);
   EXPECT_EQ(created["metadata"]["ownerReferences"][0]["uid"], "uid-a");
   EXPECT_EQ(status_write["metadata"]["resourceVersion"], "3");
   EXPECT_EQ(status_write["status"]["updateTime"], "2026-11-26T12:00:00Z");

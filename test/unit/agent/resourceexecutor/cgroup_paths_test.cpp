@@ -10,7 +10,6 @@ namespace koord::agent::resourceexecutor {
 namespace {
 
 using system::CgroupDriver;
-using system::KubeQosClass;
 using ::testing::HasSubstr;
 
 constexpr std::string_view kUid = "12ab-34cd-56ef";
@@ -18,7 +17,7 @@ constexpr std::string_view kUid = "12ab-34cd-56ef";
 struct QosCase {
   CgroupDriver driver;
   std::string root;
-  KubeQosClass qos;
+  api::core::QosClass qos;
   std::string kubepods;
   std::string qos_dir;
   std::string pod;
@@ -27,35 +26,35 @@ struct QosCase {
 // Every driver x root x QoS class.
 const std::vector<QosCase>& qosCases() {
   static const std::vector<QosCase> cases = {
-      {CgroupDriver::Cgroupfs, "/", KubeQosClass::Guaranteed, "kubepods", "kubepods",
+      {CgroupDriver::kCgroupfs, "/", api::core::QosClass::kGuaranteed, "kubepods", "kubepods",
        "kubepods/pod12ab-34cd-56ef"},
-      {CgroupDriver::Cgroupfs, "/", KubeQosClass::Burstable, "kubepods", "kubepods/burstable",
-       "kubepods/burstable/pod12ab-34cd-56ef"},
-      {CgroupDriver::Cgroupfs, "/", KubeQosClass::BestEffort, "kubepods", "kubepods/besteffort",
-       "kubepods/besteffort/pod12ab-34cd-56ef"},
-      {CgroupDriver::Cgroupfs, "/custom", KubeQosClass::Guaranteed, "custom/kubepods",
+      {CgroupDriver::kCgroupfs, "/", api::core::QosClass::kBurstable, "kubepods",
+       "kubepods/burstable", "kubepods/burstable/pod12ab-34cd-56ef"},
+      {CgroupDriver::kCgroupfs, "/", api::core::QosClass::kBestEffort, "kubepods",
+       "kubepods/besteffort", "kubepods/besteffort/pod12ab-34cd-56ef"},
+      {CgroupDriver::kCgroupfs, "/custom", api::core::QosClass::kGuaranteed, "custom/kubepods",
        "custom/kubepods", "custom/kubepods/pod12ab-34cd-56ef"},
-      {CgroupDriver::Cgroupfs, "/custom", KubeQosClass::Burstable, "custom/kubepods",
+      {CgroupDriver::kCgroupfs, "/custom", api::core::QosClass::kBurstable, "custom/kubepods",
        "custom/kubepods/burstable", "custom/kubepods/burstable/pod12ab-34cd-56ef"},
-      {CgroupDriver::Cgroupfs, "/custom", KubeQosClass::BestEffort, "custom/kubepods",
+      {CgroupDriver::kCgroupfs, "/custom", api::core::QosClass::kBestEffort, "custom/kubepods",
        "custom/kubepods/besteffort", "custom/kubepods/besteffort/pod12ab-34cd-56ef"},
-      {CgroupDriver::Systemd, "/", KubeQosClass::Guaranteed, "kubepods.slice", "kubepods.slice",
-       "kubepods.slice/kubepods-pod12ab_34cd_56ef.slice"},
-      {CgroupDriver::Systemd, "/", KubeQosClass::Burstable, "kubepods.slice",
+      {CgroupDriver::kSystemd, "/", api::core::QosClass::kGuaranteed, "kubepods.slice",
+       "kubepods.slice", "kubepods.slice/kubepods-pod12ab_34cd_56ef.slice"},
+      {CgroupDriver::kSystemd, "/", api::core::QosClass::kBurstable, "kubepods.slice",
        "kubepods.slice/kubepods-burstable.slice",
        "kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod12ab_34cd_56ef.slice"},
-      {CgroupDriver::Systemd, "/", KubeQosClass::BestEffort, "kubepods.slice",
+      {CgroupDriver::kSystemd, "/", api::core::QosClass::kBestEffort, "kubepods.slice",
        "kubepods.slice/kubepods-besteffort.slice",
        "kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod12ab_34cd_56ef.slice"},
-      {CgroupDriver::Systemd, "/custom", KubeQosClass::Guaranteed,
+      {CgroupDriver::kSystemd, "/custom", api::core::QosClass::kGuaranteed,
        "custom.slice/custom-kubepods.slice", "custom.slice/custom-kubepods.slice",
        "custom.slice/custom-kubepods.slice/custom-kubepods-pod12ab_34cd_56ef.slice"},
-      {CgroupDriver::Systemd, "/custom", KubeQosClass::Burstable,
+      {CgroupDriver::kSystemd, "/custom", api::core::QosClass::kBurstable,
        "custom.slice/custom-kubepods.slice",
        "custom.slice/custom-kubepods.slice/custom-kubepods-burstable.slice",
        "custom.slice/custom-kubepods.slice/custom-kubepods-burstable.slice/"
        "custom-kubepods-burstable-pod12ab_34cd_56ef.slice"},
-      {CgroupDriver::Systemd, "/custom", KubeQosClass::BestEffort,
+      {CgroupDriver::kSystemd, "/custom", api::core::QosClass::kBestEffort,
        "custom.slice/custom-kubepods.slice",
        "custom.slice/custom-kubepods.slice/custom-kubepods-besteffort.slice",
        "custom.slice/custom-kubepods.slice/custom-kubepods-besteffort.slice/"
@@ -65,13 +64,13 @@ const std::vector<QosCase>& qosCases() {
 }
 
 std::string driverName(CgroupDriver driver) {
-  return driver == CgroupDriver::Cgroupfs ? "cgroupfs" : "systemd";
+  return driver == CgroupDriver::kCgroupfs ? "cgroupfs" : "systemd";
 }
 
 TEST(CgroupPathsTest, KubepodsQosAndPodDirs) {
   for (const QosCase& c : qosCases()) {
     SCOPED_TRACE(driverName(c.driver) + " root=" + c.root +
-                 " qos=" + std::string(kubeQosClassName(c.qos)));
+                 " qos=" + std::string(api::core::qosClassName(c.qos)));
     const KubeletCgroupNaming naming{c.driver, c.root};
     EXPECT_EQ(kubepodsDir(naming), c.kubepods);
     EXPECT_EQ(qosDir(naming, c.qos), c.qos_dir);
@@ -100,7 +99,7 @@ TEST(CgroupPathsTest, ContainerDirs) {
       const KubeletCgroupNaming naming{c.driver, c.root};
       const auto dir = containerDir(naming, c.qos, kUid, runtime.id);
       ASSERT_TRUE(dir.ok()) << dir.status();
-      EXPECT_EQ(*dir, std::filesystem::path(c.pod) / (c.driver == CgroupDriver::Cgroupfs
+      EXPECT_EQ(*dir, std::filesystem::path(c.pod) / (c.driver == CgroupDriver::kCgroupfs
                                                           ? runtime.cgroupfs_name
                                                           : runtime.systemd_name));
     }
@@ -116,15 +115,15 @@ TEST(CgroupPathsTest, CgroupRootForms) {
     std::string kubepods;
   };
   const std::vector<Case> cases = {
-      {CgroupDriver::Cgroupfs, "", "kubepods"},
-      {CgroupDriver::Cgroupfs, "//", "kubepods"},
-      {CgroupDriver::Cgroupfs, "/a/b/", "a/b/kubepods"},
-      {CgroupDriver::Cgroupfs, "/./a", "a/kubepods"},
-      {CgroupDriver::Cgroupfs, "/my-root", "my-root/kubepods"},
-      {CgroupDriver::Systemd, "", "kubepods.slice"},
-      {CgroupDriver::Systemd, "/a/b", "a.slice/a-b.slice/a-b-kubepods.slice"},
-      {CgroupDriver::Systemd, "/my-root", "my_root.slice/my_root-kubepods.slice"},
-      {CgroupDriver::Systemd, "/x.slice", "x.slice.slice/x.slice-kubepods.slice"},
+      {CgroupDriver::kCgroupfs, "", "kubepods"},
+      {CgroupDriver::kCgroupfs, "//", "kubepods"},
+      {CgroupDriver::kCgroupfs, "/a/b/", "a/b/kubepods"},
+      {CgroupDriver::kCgroupfs, "/./a", "a/kubepods"},
+      {CgroupDriver::kCgroupfs, "/my-root", "my-root/kubepods"},
+      {CgroupDriver::kSystemd, "", "kubepods.slice"},
+      {CgroupDriver::kSystemd, "/a/b", "a.slice/a-b.slice/a-b-kubepods.slice"},
+      {CgroupDriver::kSystemd, "/my-root", "my_root.slice/my_root-kubepods.slice"},
+      {CgroupDriver::kSystemd, "/x.slice", "x.slice.slice/x.slice-kubepods.slice"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(driverName(c.driver) + " root='" + c.root + "'");
@@ -152,23 +151,23 @@ TEST(CgroupPathsTest, RejectsBadIds) {
       {"../x", "containerd://abc", "failed to build cgroup path of pod '../x'"},
       {"a/b", "containerd://abc", "failed to build cgroup path of pod 'a/b'"},
   };
-  for (const CgroupDriver driver : {CgroupDriver::Cgroupfs, CgroupDriver::Systemd}) {
+  for (const CgroupDriver driver : {CgroupDriver::kCgroupfs, CgroupDriver::kSystemd}) {
     for (const Case& c : cases) {
       SCOPED_TRACE(driverName(driver) + " " + c.pod_uid + " " + c.container_id);
       const auto dir =
-          containerDir({driver, "/"}, KubeQosClass::Burstable, c.pod_uid, c.container_id);
+          containerDir({driver, "/"}, api::core::QosClass::kBurstable, c.pod_uid, c.container_id);
       ASSERT_FALSE(dir.ok());
       EXPECT_EQ(dir.status().code(), StatusCode::kInvalidArgument);
       EXPECT_THAT(dir.status().message(), HasSubstr(c.error));
     }
   }
-  const auto pod = podDir({CgroupDriver::Systemd, "/"}, KubeQosClass::Guaranteed, "..");
+  const auto pod = podDir({CgroupDriver::kSystemd, "/"}, api::core::QosClass::kGuaranteed, "..");
   ASSERT_FALSE(pod.ok());
   EXPECT_EQ(pod.status().message(),
             "failed to build cgroup path of pod '..': id may only hold "
             "letters, digits, '-' and '_'");
-  const auto container =
-      containerDir({CgroupDriver::Cgroupfs, "/"}, KubeQosClass::Guaranteed, "u", "rkt://x");
+  const auto container = containerDir({CgroupDriver::kCgroupfs, "/"},
+                                      api::core::QosClass::kGuaranteed, "u", "rkt://x");
   ASSERT_FALSE(container.ok());
   EXPECT_EQ(container.status().message(),
             "failed to build cgroup path of container 'rkt://x': unknown runtime 'rkt', expected "
@@ -179,15 +178,15 @@ TEST(CgroupPathsTest, ParsesQosClass) {
   struct Case {
     std::string text;
     bool ok;
-    KubeQosClass qos;
+    api::core::QosClass qos;
   };
   const std::vector<Case> cases = {
-      {"Guaranteed", true, KubeQosClass::Guaranteed},
-      {"Burstable", true, KubeQosClass::Burstable},
-      {"BestEffort", true, KubeQosClass::BestEffort},
-      {"besteffort", false, KubeQosClass::Guaranteed},
-      {"", false, KubeQosClass::Guaranteed},
-      {"Guaranteed ", false, KubeQosClass::Guaranteed},
+      {"Guaranteed", true, api::core::QosClass::kGuaranteed},
+      {"Burstable", true, api::core::QosClass::kBurstable},
+      {"BestEffort", true, api::core::QosClass::kBestEffort},
+      {"besteffort", false, api::core::QosClass::kGuaranteed},
+      {"", false, api::core::QosClass::kGuaranteed},
+      {"Guaranteed ", false, api::core::QosClass::kGuaranteed},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE("'" + c.text + "'");
@@ -195,7 +194,7 @@ TEST(CgroupPathsTest, ParsesQosClass) {
     ASSERT_EQ(qos.ok(), c.ok);
     if (c.ok) {
       EXPECT_EQ(*qos, c.qos);
-      EXPECT_EQ(kubeQosClassName(*qos), c.text);
+      EXPECT_EQ(api::core::qosClassName(*qos), c.text);
     } else {
       EXPECT_EQ(qos.status().code(), StatusCode::kInvalidArgument);
       EXPECT_EQ(qos.status().message(), "failed to parse QoS class '" + c.text +

@@ -35,32 +35,32 @@ struct WriteCase {
 
 const std::vector<WriteCase>& writeCases() {
   static const std::vector<WriteCase> cases = {
-      {CgroupResource::CpuShares, "512", "cpu/kubepods/burstable/pod1/cpu.shares", "512",
+      {CgroupResource::kCpuShares, "512", "cpu/kubepods/burstable/pod1/cpu.shares", "512",
        "kubepods/burstable/pod1/cpu.weight", "20", "500"},
-      {CgroupResource::CpuCfsQuota, "50000", "cpu/kubepods/burstable/pod1/cpu.cfs_quota_us",
+      {CgroupResource::kCpuCfsQuota, "50000", "cpu/kubepods/burstable/pod1/cpu.cfs_quota_us",
        "50000", "kubepods/burstable/pod1/cpu.max", "50000 100000", "50000"},
-      {CgroupResource::CpuCfsQuota, "-1", "cpu/kubepods/burstable/pod1/cpu.cfs_quota_us", "-1",
+      {CgroupResource::kCpuCfsQuota, "-1", "cpu/kubepods/burstable/pod1/cpu.cfs_quota_us", "-1",
        "kubepods/burstable/pod1/cpu.max", "max 100000", "-1"},
-      {CgroupResource::CpuCfsPeriod, "200000", "cpu/kubepods/burstable/pod1/cpu.cfs_period_us",
+      {CgroupResource::kCpuCfsPeriod, "200000", "cpu/kubepods/burstable/pod1/cpu.cfs_period_us",
        "200000", "kubepods/burstable/pod1/cpu.max", "max 200000", "200000"},
-      {CgroupResource::CpuBurst, "20000", "cpu/kubepods/burstable/pod1/cpu.cfs_burst_us", "20000",
+      {CgroupResource::kCpuBurst, "20000", "cpu/kubepods/burstable/pod1/cpu.cfs_burst_us", "20000",
        "kubepods/burstable/pod1/cpu.max.burst", "20000", "20000"},
-      {CgroupResource::CpusetCpus, "0,1,2,3", "cpuset/kubepods/burstable/pod1/cpuset.cpus", "0-3",
+      {CgroupResource::kCpusetCpus, "0,1,2,3", "cpuset/kubepods/burstable/pod1/cpuset.cpus", "0-3",
        "kubepods/burstable/pod1/cpuset.cpus", "0-3", "0-3"},
-      {CgroupResource::CpusetMems, "0", "cpuset/kubepods/burstable/pod1/cpuset.mems", "0",
+      {CgroupResource::kCpusetMems, "0", "cpuset/kubepods/burstable/pod1/cpuset.mems", "0",
        "kubepods/burstable/pod1/cpuset.mems", "0", "0"},
-      {CgroupResource::MemoryLimit, "1073741824",
+      {CgroupResource::kMemoryLimit, "1073741824",
        "memory/kubepods/burstable/pod1/memory.limit_in_bytes", "1073741824",
        "kubepods/burstable/pod1/memory.max", "1073741824", "1073741824"},
-      {CgroupResource::MemoryLimit, "-1", "memory/kubepods/burstable/pod1/memory.limit_in_bytes",
+      {CgroupResource::kMemoryLimit, "-1", "memory/kubepods/burstable/pod1/memory.limit_in_bytes",
        "-1", "kubepods/burstable/pod1/memory.max", "max", "-1"},
-      {CgroupResource::MemoryMin, "104857600", "", "", "kubepods/burstable/pod1/memory.min",
+      {CgroupResource::kMemoryMin, "104857600", "", "", "kubepods/burstable/pod1/memory.min",
        "104857600", "104857600"},
-      {CgroupResource::MemoryLow, "209715200", "", "", "kubepods/burstable/pod1/memory.low",
+      {CgroupResource::kMemoryLow, "209715200", "", "", "kubepods/burstable/pod1/memory.low",
        "209715200", "209715200"},
-      {CgroupResource::MemoryHigh, "1073741824", "", "", "kubepods/burstable/pod1/memory.high",
+      {CgroupResource::kMemoryHigh, "1073741824", "", "", "kubepods/burstable/pod1/memory.high",
        "1073741824", "1073741824"},
-      {CgroupResource::MemoryHigh, "-1", "", "", "kubepods/burstable/pod1/memory.high", "max",
+      {CgroupResource::kMemoryHigh, "-1", "", "", "kubepods/burstable/pod1/memory.high", "max",
        "-1"},
   };
   return cases;
@@ -71,8 +71,8 @@ TEST(CgroupWriterTest, V1WritesAndReadsBackEveryResource) {
     SCOPED_TRACE(std::string(cgroupResourceName(c.resource)) + "=" + c.value);
     FakeRoot root;
     ASSERT_TRUE(testing::makeV1Cgroup(root, std::string(kPod)));
-    const auto writer = newCgroupWriter(CgroupVersion::V1, SysPaths::under(root.path()));
-    ASSERT_EQ(writer->version(), CgroupVersion::V1);
+    const auto writer = newCgroupWriter(CgroupVersion::kV1, SysPaths::under(root.path()));
+    ASSERT_EQ(writer->version(), CgroupVersion::kV1);
     const Status status = writer->write(c.resource, kPod, c.value);
     if (c.v1_file.empty()) {
       EXPECT_EQ(status.code(), StatusCode::kUnimplemented) << status;
@@ -97,8 +97,8 @@ TEST(CgroupWriterTest, V2WritesAndReadsBackEveryResource) {
     SCOPED_TRACE(std::string(cgroupResourceName(c.resource)) + "=" + c.value);
     FakeRoot root;
     ASSERT_TRUE(testing::makeV2Cgroup(root, std::string(kPod)));
-    const auto writer = newCgroupWriter(CgroupVersion::V2, SysPaths::under(root.path()));
-    ASSERT_EQ(writer->version(), CgroupVersion::V2);
+    const auto writer = newCgroupWriter(CgroupVersion::kV2, SysPaths::under(root.path()));
+    ASSERT_EQ(writer->version(), CgroupVersion::kV2);
     const Status status = writer->write(c.resource, kPod, c.value);
     ASSERT_TRUE(status.isOk()) << status;
     EXPECT_EQ(readTree(root, cgroupPath(c.v2_file)), c.v2_content);
@@ -126,7 +126,7 @@ TEST(CgroupWriterTest, SharesToWeightTable) {
     ASSERT_TRUE(testing::makeV2Cgroup(root, "kubepods"));
     CgroupV2Writer writer(SysPaths::under(root.path()));
     ASSERT_TRUE(
-        writer.write(CgroupResource::CpuShares, "kubepods", std::to_string(c.shares)).isOk());
+        writer.write(CgroupResource::kCpuShares, "kubepods", std::to_string(c.shares)).isOk());
     EXPECT_EQ(readTree(root, cgroupPath("kubepods/cpu.weight")), std::to_string(c.weight));
   }
   // Clamped to 1..10000 outside the shares range (the writer rejects such shares).
@@ -152,22 +152,22 @@ TEST(CgroupWriterTest, V2QuotaAndPeriodMergeIntoCpuMax) {
     std::string file;
   };
   const std::vector<Step> steps = {
-      {CgroupResource::CpuCfsQuota, "50000", "50000 100000"},
-      {CgroupResource::CpuCfsPeriod, "200000", "50000 200000"},
-      {CgroupResource::CpuCfsQuota, "-1", "max 200000"},
-      {CgroupResource::CpuCfsPeriod, "100000", "max 100000"},
-      {CgroupResource::CpuCfsQuota, "250000", "250000 100000"},
+      {CgroupResource::kCpuCfsQuota, "50000", "50000 100000"},
+      {CgroupResource::kCpuCfsPeriod, "200000", "50000 200000"},
+      {CgroupResource::kCpuCfsQuota, "-1", "max 200000"},
+      {CgroupResource::kCpuCfsPeriod, "100000", "max 100000"},
+      {CgroupResource::kCpuCfsQuota, "250000", "250000 100000"},
   };
   for (const Step& step : steps) {
     SCOPED_TRACE(std::string(cgroupResourceName(step.resource)) + "=" + step.value);
     ASSERT_TRUE(writer.write(step.resource, "kubepods", step.value).isOk());
     EXPECT_EQ(readTree(root, cpu_max), step.file);
   }
-  EXPECT_EQ(writer.read(CgroupResource::CpuCfsQuota, "kubepods").valueOr(""), "250000");
-  EXPECT_EQ(writer.read(CgroupResource::CpuCfsPeriod, "kubepods").valueOr(""), "100000");
+  EXPECT_EQ(writer.read(CgroupResource::kCpuCfsQuota, "kubepods").valueOr(""), "250000");
+  EXPECT_EQ(writer.read(CgroupResource::kCpuCfsPeriod, "kubepods").valueOr(""), "100000");
 
   root.write(cpu_max, "garbage\n");
-  const Status status = writer.write(CgroupResource::CpuCfsQuota, "kubepods", "1000");
+  const Status status = writer.write(CgroupResource::kCpuCfsQuota, "kubepods", "1000");
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
   EXPECT_THAT(status.message(), HasSubstr("expected '<quota|max> <period>', got 'garbage'"));
   EXPECT_EQ(readTree(root, cpu_max), "garbage");
@@ -179,10 +179,10 @@ TEST(CgroupWriterTest, V2MatchesTheH200Capture) {
   FakeRoot root;
   ASSERT_TRUE(testing::makeV2Cgroup(root, "kubepods"));
   CgroupV2Writer writer(SysPaths::under(root.path()));
-  EXPECT_EQ(writer.read(CgroupResource::CpuCfsQuota, "kubepods").valueOr(""), "-1");
-  EXPECT_EQ(writer.read(CgroupResource::MemoryHigh, "kubepods").valueOr(""), "-1");
-  EXPECT_EQ(writer.read(CgroupResource::MemoryMin, "kubepods").valueOr(""), "0");
-  EXPECT_EQ(writer.read(CgroupResource::CpuShares, "kubepods").valueOr(""), "2597");
+  EXPECT_EQ(writer.read(CgroupResource::kCpuCfsQuota, "kubepods").valueOr(""), "-1");
+  EXPECT_EQ(writer.read(CgroupResource::kMemoryHigh, "kubepods").valueOr(""), "-1");
+  EXPECT_EQ(writer.read(CgroupResource::kMemoryMin, "kubepods").valueOr(""), "0");
+  EXPECT_EQ(writer.read(CgroupResource::kCpuShares, "kubepods").valueOr(""), "2597");
   struct Step {
     CgroupResource resource;
     std::string value;
@@ -190,11 +190,11 @@ TEST(CgroupWriterTest, V2MatchesTheH200Capture) {
   };
   // cpu.weight 1 is what shares 2 give (the capture got it from cpu.idle=1).
   const std::vector<Step> steps = {
-      {CgroupResource::CpuCfsQuota, "50000", "cpu.max"},
-      {CgroupResource::CpuBurst, "20000", "cpu.max.burst"},
-      {CgroupResource::CpuShares, "2", "cpu.weight"},
-      {CgroupResource::MemoryHigh, "1073741824", "memory.high"},
-      {CgroupResource::CpusetCpus, "0-3", "cpuset.cpus"},
+      {CgroupResource::kCpuCfsQuota, "50000", "cpu.max"},
+      {CgroupResource::kCpuBurst, "20000", "cpu.max.burst"},
+      {CgroupResource::kCpuShares, "2", "cpu.weight"},
+      {CgroupResource::kMemoryHigh, "1073741824", "memory.high"},
+      {CgroupResource::kCpusetCpus, "0-3", "cpuset.cpus"},
   };
   for (const Step& step : steps) {
     SCOPED_TRACE(step.file);
@@ -211,9 +211,9 @@ TEST(CgroupWriterTest, V1FindsCoMountedCpuController) {
     FakeRoot root;
     ASSERT_TRUE(testing::makeV1Cgroup(root, "kubepods", mount));
     CgroupV1Writer writer(SysPaths::under(root.path()));
-    ASSERT_TRUE(writer.write(CgroupResource::CpuShares, "kubepods", "4096").isOk());
+    ASSERT_TRUE(writer.write(CgroupResource::kCpuShares, "kubepods", "4096").isOk());
     EXPECT_EQ(readTree(root, cgroupPath(mount + "/kubepods/cpu.shares")), "4096");
-    EXPECT_EQ(writer.read(CgroupResource::CpuShares, "kubepods").valueOr(""), "4096");
+    EXPECT_EQ(writer.read(CgroupResource::kCpuShares, "kubepods").valueOr(""), "4096");
   }
 }
 
@@ -227,7 +227,7 @@ TEST(CgroupWriterTest, V1ReadsTheKernelsNoLimitAsMinusOne) {
            {"9223372036854710272", "-1"},  // 64 KiB pages
            {"1073741824", "1073741824"}}) {
     root.write(file, content + "\n");
-    EXPECT_EQ(writer.read(CgroupResource::MemoryLimit, "kubepods").valueOr(""), read);
+    EXPECT_EQ(writer.read(CgroupResource::kMemoryLimit, "kubepods").valueOr(""), read);
   }
 }
 
@@ -241,36 +241,37 @@ TEST(CgroupWriterTest, Errors) {
     std::string message;
   };
   const std::vector<Case> cases = {
-      {CgroupVersion::V1, CgroupResource::CpuShares, "kubepods/gone", "1024", StatusCode::kNotFound,
-       "cpu/kubepods/gone/cpu.shares': No such file or directory"},
-      {CgroupVersion::V2, CgroupResource::MemoryMin, "kubepods/gone", "0", StatusCode::kNotFound,
+      {CgroupVersion::kV1, CgroupResource::kCpuShares, "kubepods/gone", "1024",
+       StatusCode::kNotFound, "cpu/kubepods/gone/cpu.shares': No such file or directory"},
+      {CgroupVersion::kV2, CgroupResource::kMemoryMin, "kubepods/gone", "0", StatusCode::kNotFound,
        "kubepods/gone/memory.min': No such file or directory (value '0')"},
-      {CgroupVersion::V2, CgroupResource::CpuCfsQuota, "kubepods/gone", "1000",
+      {CgroupVersion::kV2, CgroupResource::kCpuCfsQuota, "kubepods/gone", "1000",
        StatusCode::kNotFound, "failed to read '"},
-      {CgroupVersion::V1, CgroupResource::CpuShares, "kubepods", "1", StatusCode::kInvalidArgument,
+      {CgroupVersion::kV1, CgroupResource::kCpuShares, "kubepods", "1",
+       StatusCode::kInvalidArgument,
        "failed to parse cpu_shares value '1': expected an integer in 2..262144"},
-      {CgroupVersion::V2, CgroupResource::CpuShares, "kubepods", "262145",
+      {CgroupVersion::kV2, CgroupResource::kCpuShares, "kubepods", "262145",
        StatusCode::kInvalidArgument, "expected an integer in 2..262144"},
-      {CgroupVersion::V2, CgroupResource::CpuCfsQuota, "kubepods", "0",
+      {CgroupVersion::kV2, CgroupResource::kCpuCfsQuota, "kubepods", "0",
        StatusCode::kInvalidArgument, "expected microseconds > 0, or -1 for unlimited"},
-      {CgroupVersion::V1, CgroupResource::CpuCfsPeriod, "kubepods", "-1",
+      {CgroupVersion::kV1, CgroupResource::kCpuCfsPeriod, "kubepods", "-1",
        StatusCode::kInvalidArgument, "expected microseconds > 0"},
-      {CgroupVersion::V2, CgroupResource::CpuBurst, "kubepods", "-5", StatusCode::kInvalidArgument,
-       "expected microseconds >= 0"},
-      {CgroupVersion::V1, CgroupResource::MemoryLimit, "kubepods", "-2",
+      {CgroupVersion::kV2, CgroupResource::kCpuBurst, "kubepods", "-5",
+       StatusCode::kInvalidArgument, "expected microseconds >= 0"},
+      {CgroupVersion::kV1, CgroupResource::kMemoryLimit, "kubepods", "-2",
        StatusCode::kInvalidArgument, "expected bytes >= 0, or -1 for max"},
-      {CgroupVersion::V2, CgroupResource::MemoryHigh, "kubepods", "1G",
+      {CgroupVersion::kV2, CgroupResource::kMemoryHigh, "kubepods", "1G",
        StatusCode::kInvalidArgument, "expected bytes >= 0, or -1 for max"},
-      {CgroupVersion::V1, CgroupResource::CpusetCpus, "kubepods", "3-1",
+      {CgroupVersion::kV1, CgroupResource::kCpusetCpus, "kubepods", "3-1",
        StatusCode::kInvalidArgument, "failed to parse cpuset_cpus value '3-1'"},
-      {CgroupVersion::V1, CgroupResource::MemoryLow, "kubepods", "0", StatusCode::kUnimplemented,
+      {CgroupVersion::kV1, CgroupResource::kMemoryLow, "kubepods", "0", StatusCode::kUnimplemented,
        "failed to write 'memory_low': not supported on cgroup v1"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(cgroupResourceName(c.resource)) + " " + c.dir + "=" + c.value);
     FakeRoot root;
-    ASSERT_TRUE(c.version == CgroupVersion::V1 ? testing::makeV1Cgroup(root, "kubepods")
-                                               : testing::makeV2Cgroup(root, "kubepods"));
+    ASSERT_TRUE(c.version == CgroupVersion::kV1 ? testing::makeV1Cgroup(root, "kubepods")
+                                                : testing::makeV2Cgroup(root, "kubepods"));
     const auto writer = newCgroupWriter(c.version, SysPaths::under(root.path()));
     const Status status = writer->write(c.resource, c.dir, c.value);
     EXPECT_EQ(status.code(), c.code) << status;

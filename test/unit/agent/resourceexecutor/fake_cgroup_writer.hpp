@@ -37,7 +37,9 @@ class FakeCgroupWriter final : public CgroupWriter {
   [[nodiscard]] const std::vector<std::string>& writes() const { return writes_; }
   void clearWrites() { writes_.clear(); }
 
-  [[nodiscard]] system::CgroupVersion version() const override { return system::CgroupVersion::V1; }
+  [[nodiscard]] system::CgroupVersion version() const override {
+    return system::CgroupVersion::kV1;
+  }
   [[nodiscard]] Result<std::string> fileName(CgroupResource resource) const override {
     return std::string(cgroupResourceName(resource));
   }

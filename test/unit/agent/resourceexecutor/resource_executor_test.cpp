@@ -47,11 +47,11 @@ class ExecutorTest : public ::testing::Test {
 
 ResourceUpdate shares(const std::string& dir, const std::string& value,
                       const std::string& reason = "test") {
-  return {R::CpuShares, dir, value, reason};
+  return {R::kCpuShares, dir, value, reason};
 }
 
 ResourceUpdate cpus(const std::string& dir, const std::string& value) {
-  return {R::CpusetCpus, dir, value, "cpuset"};
+  return {R::kCpusetCpus, dir, value, "cpuset"};
 }
 
 TEST_F(ExecutorTest, RefusesEverythingOutsideKubepods) {
@@ -93,7 +93,7 @@ TEST_F(ExecutorTest, RefusesEverythingOutsideKubepods) {
   EXPECT_TRUE(writer_->writes().empty());
   const auto audit = executor->auditLog();
   ASSERT_EQ(audit.size(), refused.size() + 1);
-  EXPECT_EQ(audit.back().result, WriteResult::Refused);
+  EXPECT_EQ(audit.back().result, WriteResult::kRefused);
   EXPECT_EQ(audit.back().file, "kubepods-evil/cpu_shares");
   EXPECT_EQ(audit.back().status.code(), StatusCode::kPermissionDenied);
   const auto family =
@@ -154,7 +154,7 @@ TEST(ExecutorConfinementTest, RefusedWritesLeaveRealFilesAlone) {
   const system::SysPaths paths = system::SysPaths::under(root.path());
   FakeClock clock;
   auto executor =
-      CgroupResourceExecutor::create(newCgroupWriter(system::CgroupVersion::V1, paths), clock, {});
+      CgroupResourceExecutor::create(newCgroupWriter(system::CgroupVersion::kV1, paths), clock, {});
   ASSERT_TRUE(executor.ok());
   for (const std::filesystem::path& dir :
        {std::filesystem::path("kubepods/../evil"), std::filesystem::path("evil"),
@@ -190,7 +190,7 @@ TEST_F(ExecutorTest, CacheSkipsUnchangedWrites) {
   ASSERT_TRUE(executor->update(cpus("kubepods/pod1", "0,1,2,3")).isOk());
   ASSERT_TRUE(executor->update(cpus("kubepods/pod1", "0-3")).isOk());
   // Another resource or folder is another cache entry; a new value is written.
-  ASSERT_TRUE(executor->update({R::CpuCfsQuota, "kubepods/pod1", "1024", ""}).isOk());
+  ASSERT_TRUE(executor->update({R::kCpuCfsQuota, "kubepods/pod1", "1024", ""}).isOk());
   ASSERT_TRUE(executor->update(shares("kubepods/pod2", "1024")).isOk());
   ASSERT_TRUE(executor->update(shares("kubepods/pod1", "2048")).isOk());
   EXPECT_THAT(writer_->writes(),
@@ -249,14 +249,14 @@ TEST_F(ExecutorTest, ForgetDropsTheFolderAndEverythingUnderIt) {
 TEST_F(ExecutorTest, FailedWriteDropsTheCacheEntry) {
   auto executor = make();
   ASSERT_TRUE(executor->update(shares("kubepods/pod1", "1024")).isOk());
-  writer_->failNext("kubepods/pod1", R::CpuShares, Status::unavailable("failed to write: EIO"));
+  writer_->failNext("kubepods/pod1", R::kCpuShares, Status::unavailable("failed to write: EIO"));
   const Status failed = executor->update(shares("kubepods/pod1", "2048"));
   EXPECT_EQ(failed.code(), StatusCode::kUnavailable);
   EXPECT_EQ(failed.message(), "failed to write: EIO");
   // The kernel may hold anything now: the old value is written again, not skipped.
   ASSERT_TRUE(executor->update(shares("kubepods/pod1", "1024")).isOk());
   // A value whose write failed is not cached either.
-  writer_->failNext("kubepods/pod1", R::CpuShares, Status::unavailable("EIO"));
+  writer_->failNext("kubepods/pod1", R::kCpuShares, Status::unavailable("EIO"));
   EXPECT_FALSE(executor->update(shares("kubepods/pod1", "4096")).isOk());
   ASSERT_TRUE(executor->update(shares("kubepods/pod1", "4096")).isOk());
   EXPECT_THAT(writer_->writes(),
@@ -272,14 +272,14 @@ class LeveledCpusetTest : public ExecutorTest {
  protected:
   void SetUp() override {
     executor_ = make();
-    writer_->set("kubepods", R::CpusetCpus, "0-7");
-    writer_->set("kubepods/besteffort", R::CpusetCpus, "0-3");
-    writer_->set("kubepods/besteffort/pod1", R::CpusetCpus, "0-1");
+    writer_->set("kubepods", R::kCpusetCpus, "0-7");
+    writer_->set("kubepods/besteffort", R::kCpusetCpus, "0-3");
+    writer_->set("kubepods/besteffort/pod1", R::kCpusetCpus, "0-1");
   }
   void expectFinal() {
-    EXPECT_EQ(writer_->get("kubepods", R::CpusetCpus), "2-7");
-    EXPECT_EQ(writer_->get("kubepods/besteffort", R::CpusetCpus), "4-7");
-    EXPECT_EQ(writer_->get("kubepods/besteffort/pod1", R::CpusetCpus), "6-7");
+    EXPECT_EQ(writer_->get("kubepods", R::kCpusetCpus), "2-7");
+    EXPECT_EQ(writer_->get("kubepods/besteffort", R::kCpusetCpus), "4-7");
+    EXPECT_EQ(writer_->get("kubepods/besteffort/pod1", R::kCpusetCpus), "6-7");
   }
   const std::vector<ResourceUpdate> updates_ = {cpus("kubepods", "2-7"),
                                                 cpus("kubepods/besteffort", "4-7"),
@@ -290,7 +290,7 @@ class LeveledCpusetTest : public ExecutorTest {
 TEST_F(LeveledCpusetTest, NaiveOrderIsRefusedByTheKernelRules) {
   const Status status = executor_->update(updates_[0]);
   EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition);
-  EXPECT_EQ(writer_->get("kubepods", R::CpusetCpus), "0-7");
+  EXPECT_EQ(writer_->get("kubepods", R::kCpusetCpus), "0-7");
   const Status child = executor_->update(updates_[2]);
   EXPECT_EQ(child.code(), StatusCode::kPermissionDenied);
 }
@@ -362,12 +362,12 @@ TEST_F(LeveledCpusetTest, InconsistentTargetsFail) {
       {cpus("kubepods/besteffort", "4-5"), cpus("kubepods/besteffort/pod1", "6-7")});
   EXPECT_EQ(status.code(), StatusCode::kPermissionDenied);
   EXPECT_THAT(status.message(), StartsWith("failed to apply 2 of 2 updates: "));
-  EXPECT_EQ(writer_->get("kubepods/besteffort/pod1", R::CpusetCpus), "0-1");
-  EXPECT_EQ(writer_->get("kubepods/besteffort", R::CpusetCpus), "0-5");
+  EXPECT_EQ(writer_->get("kubepods/besteffort/pod1", R::kCpusetCpus), "0-1");
+  EXPECT_EQ(writer_->get("kubepods/besteffort", R::kCpusetCpus), "0-5");
   // Once the child is moved first, the parent's update is no longer skipped and succeeds.
   ASSERT_TRUE(executor_->update(cpus("kubepods/besteffort/pod1", "4")).isOk());
   ASSERT_TRUE(executor_->updateBatch({cpus("kubepods/besteffort", "4-5")}).isOk());
-  EXPECT_EQ(writer_->get("kubepods/besteffort", R::CpusetCpus), "4-5");
+  EXPECT_EQ(writer_->get("kubepods/besteffort", R::kCpusetCpus), "4-5");
 }
 
 TEST_F(LeveledCpusetTest, LastUpdateOfAFolderWins) {
@@ -375,35 +375,35 @@ TEST_F(LeveledCpusetTest, LastUpdateOfAFolderWins) {
                   ->updateBatch({cpus("kubepods/besteffort/pod1", "2"),
                                  cpus("kubepods/besteffort/pod1", "3")})
                   .isOk());
-  EXPECT_EQ(writer_->get("kubepods/besteffort/pod1", R::CpusetCpus), "3");
+  EXPECT_EQ(writer_->get("kubepods/besteffort/pod1", R::kCpusetCpus), "3");
   EXPECT_THAT(writer_->writes(), ElementsAre("kubepods/besteffort/pod1 cpuset_cpus=0-1,3",
                                              "kubepods/besteffort/pod1 cpuset_cpus=3"));
   EXPECT_EQ(executor_->skippedWrites(), 1U);
 }
 
 TEST_F(LeveledCpusetTest, MemsAreLeveledToo) {
-  writer_->set("kubepods", R::CpusetMems, "0-1");
-  writer_->set("kubepods/besteffort", R::CpusetMems, "0");
+  writer_->set("kubepods", R::kCpusetMems, "0-1");
+  writer_->set("kubepods/besteffort", R::kCpusetMems, "0");
   const Status status = executor_->updateBatch(
-      {{R::CpusetMems, "kubepods", "1", ""}, {R::CpusetMems, "kubepods/besteffort", "1", ""}});
+      {{R::kCpusetMems, "kubepods", "1", ""}, {R::kCpusetMems, "kubepods/besteffort", "1", ""}});
   ASSERT_TRUE(status.isOk()) << status;
-  EXPECT_EQ(writer_->get("kubepods", R::CpusetMems), "1");
-  EXPECT_EQ(writer_->get("kubepods/besteffort", R::CpusetMems), "1");
+  EXPECT_EQ(writer_->get("kubepods", R::kCpusetMems), "1");
+  EXPECT_EQ(writer_->get("kubepods/besteffort", R::kCpusetMems), "1");
 }
 
 // Other updates go first, in order, then cpuset.cpus, then cpuset.mems; a failure does not stop
 // the rest and the first failure is reported.
 TEST_F(ExecutorTest, BatchAppliesEverythingAndReportsTheFirstFailure) {
   auto executor = make();
-  writer_->set("kubepods", R::CpusetCpus, "0-3");
-  writer_->set("kubepods", R::CpusetMems, "0");
+  writer_->set("kubepods", R::kCpusetCpus, "0-3");
+  writer_->set("kubepods", R::kCpusetMems, "0");
   const Status status = executor->updateBatch({
-      {R::CpusetMems, "kubepods", "0", "m"},
+      {R::kCpusetMems, "kubepods", "0", "m"},
       shares("kubepods-evil", "2"),
       cpus("kubepods", "1-3"),
       shares("kubepods/pod1", "2"),
-      {R::CpuCfsQuota, "kubepods/pod1", "0", "q"},
-      {R::MemoryLimit, "kubepods/pod1", "-1", "mem"},
+      {R::kCpuCfsQuota, "kubepods/pod1", "0", "q"},
+      {R::kMemoryLimit, "kubepods/pod1", "-1", "mem"},
   });
   EXPECT_EQ(status.code(), StatusCode::kPermissionDenied);
   EXPECT_EQ(status.message(),
@@ -419,7 +419,7 @@ TEST_F(ExecutorTest, AuditRingKeepsTheLastRecords) {
   ResourceExecutorOptions options;
   options.audit_capacity = 3;
   auto executor = make(options);
-  writer_->set("kubepods/pod1", R::CpuShares, "1024");
+  writer_->set("kubepods/pod1", R::kCpuShares, "1024");
   const Clock::TimePoint start = clock_.now();
   for (int i = 1; i <= 5; ++i) {
     clock_.advance(std::chrono::seconds(1));
@@ -434,19 +434,19 @@ TEST_F(ExecutorTest, AuditRingKeepsTheLastRecords) {
     SCOPED_TRACE(i);
     const int step = static_cast<int>(i) + 3;
     EXPECT_EQ(audit[i].time, start + std::chrono::seconds(step));
-    EXPECT_EQ(audit[i].resource, R::CpuShares);
+    EXPECT_EQ(audit[i].resource, R::kCpuShares);
     EXPECT_EQ(audit[i].file, "/fake/kubepods/pod1/cpu_shares");
     EXPECT_EQ(audit[i].old_value, std::to_string(1000 + step - 1));
     EXPECT_EQ(audit[i].new_value, std::to_string(1000 + step));
     EXPECT_EQ(audit[i].reason, "step" + std::to_string(step));
-    EXPECT_EQ(audit[i].result, WriteResult::Ok);
+    EXPECT_EQ(audit[i].result, WriteResult::kOk);
     EXPECT_TRUE(audit[i].status.isOk());
   }
   // A failure is recorded with its error; a folder that cannot be read has no old value.
-  writer_->failNext("kubepods/pod2", R::CpuShares, Status::notFound("gone"));
+  writer_->failNext("kubepods/pod2", R::kCpuShares, Status::notFound("gone"));
   EXPECT_FALSE(executor->update(shares("kubepods/pod2", "2")).isOk());
   const auto last = executor->auditLog().back();
-  EXPECT_EQ(last.result, WriteResult::Failed);
+  EXPECT_EQ(last.result, WriteResult::kFailed);
   EXPECT_EQ(last.status, Status::notFound("gone"));
   EXPECT_EQ(last.old_value, std::nullopt);
   EXPECT_EQ(executor->auditLog().size(), 3U);
@@ -460,8 +460,8 @@ TEST_F(ExecutorTest, MetricsCountEveryResult) {
   ASSERT_TRUE(executor->update(shares("kubepods/pod1", "1024")).isOk());
   EXPECT_FALSE(executor->update(shares("kubepods/pod1", "1")).isOk());
   EXPECT_FALSE(executor->update(shares("/", "1024")).isOk());
-  writer_->failNext("kubepods", R::MemoryLimit, Status::unavailable("EIO"));
-  EXPECT_FALSE(executor->update({R::MemoryLimit, "kubepods", "1", ""}).isOk());
+  writer_->failNext("kubepods", R::kMemoryLimit, Status::unavailable("EIO"));
+  EXPECT_FALSE(executor->update({R::kMemoryLimit, "kubepods", "1", ""}).isOk());
   std::vector<std::string> samples;
   std::istringstream lines(registry.serialize());
   for (std::string line; std::getline(lines, line);) {
@@ -490,7 +490,7 @@ TEST_F(ExecutorTest, LogsEveryWrite) {
       }),
       {});
   auto executor = make({}, &logger);
-  writer_->set("kubepods/pod1", R::CpuShares, "1024");
+  writer_->set("kubepods/pod1", R::kCpuShares, "1024");
   ASSERT_TRUE(executor->update(shares("kubepods/pod1", "512", "suppress be")).isOk());
   ASSERT_TRUE(executor->update(shares("kubepods/pod1", "512", "suppress be")).isOk());
   EXPECT_FALSE(executor->update(shares("kubepods-evil", "512", "attack")).isOk());
@@ -526,7 +526,7 @@ TEST_F(ExecutorTest, ConcurrentUpdatesAreSerialised) {
   }
   EXPECT_EQ(writer_->writes().size(), static_cast<size_t>(kPods + kPods * kThreads));
   EXPECT_EQ(executor->skippedWrites(), static_cast<uint64_t>(kPods * (kThreads - 1)));
-  EXPECT_EQ(writer_->get("kubepods/pod49/c3", R::CpusetCpus), "0");
+  EXPECT_EQ(writer_->get("kubepods/pod49/c3", R::kCpusetCpus), "0");
 }
 
 // End to end over a cgroup v2 tree shaped like the h200 capture.
@@ -540,18 +540,18 @@ TEST(ExecutorV2Test, WritesThroughTheV2Writer) {
   ResourceExecutorOptions options;
   options.kubepods_dir = "kubepods.slice";
   auto executor = CgroupResourceExecutor::create(
-      newCgroupWriter(system::CgroupVersion::V2, system::SysPaths::under(root.path())), clock,
+      newCgroupWriter(system::CgroupVersion::kV2, system::SysPaths::under(root.path())), clock,
       options);
   ASSERT_TRUE(executor.ok()) << executor.status();
   const std::string pod = "kubepods.slice/kubepods-burstable.slice/pod1.slice";
   const Status status = (*executor)->updateBatch({
-      {R::CpuShares, pod, "1024", ""},
-      {R::CpuCfsQuota, pod, "50000", ""},
-      {R::CpuCfsPeriod, pod, "200000", ""},
-      {R::MemoryLimit, pod, "-1", ""},
-      {R::MemoryHigh, pod, "1073741824", ""},
-      {R::CpusetCpus, "kubepods.slice", "0-3", ""},
-      {R::CpusetCpus, pod, "2-3", ""},
+      {R::kCpuShares, pod, "1024", ""},
+      {R::kCpuCfsQuota, pod, "50000", ""},
+      {R::kCpuCfsPeriod, pod, "200000", ""},
+      {R::kMemoryLimit, pod, "-1", ""},
+      {R::kMemoryHigh, pod, "1073741824", ""},
+      {R::kCpusetCpus, "kubepods.slice", "0-3", ""},
+      {R::kCpusetCpus, pod, "2-3", ""},
   });
   ASSERT_TRUE(status.isOk()) << status;
   const std::string dir = cgroupPath(pod + "/");

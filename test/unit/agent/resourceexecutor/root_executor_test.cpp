@@ -101,7 +101,7 @@ class RootExecutorTest : public ::testing::Test {
     ResourceExecutorOptions options;
     options.kubepods_dir = kubepods_;
     auto executor = CgroupResourceExecutor::create(
-        newCgroupWriter(system::CgroupVersion::V1, paths_), clock_, options);
+        newCgroupWriter(system::CgroupVersion::kV1, paths_), clock_, options);
     ASSERT_TRUE(executor.ok()) << executor.status();
     executor_ = std::move(executor).value();
   }
@@ -137,10 +137,10 @@ class RootExecutorTest : public ::testing::Test {
 
 TEST_F(RootExecutorTest, ROOT_WritesCpuAndMemoryAndReadsThemBack) {
   const Status status = executor_->updateBatch({
-      {R::CpuShares, pod_, "512", "root test"},
-      {R::CpuCfsPeriod, pod_, "200000", "root test"},
-      {R::CpuCfsQuota, pod_, "50000", "root test"},
-      {R::MemoryLimit, pod_, "268435456", "root test"},
+      {R::kCpuShares, pod_, "512", "root test"},
+      {R::kCpuCfsPeriod, pod_, "200000", "root test"},
+      {R::kCpuCfsQuota, pod_, "50000", "root test"},
+      {R::kMemoryLimit, pod_, "268435456", "root test"},
   });
   ASSERT_TRUE(status.isOk()) << status;
   EXPECT_EQ(kernel("cpu", pod_, "cpu.shares"), "512");
@@ -150,24 +150,24 @@ TEST_F(RootExecutorTest, ROOT_WritesCpuAndMemoryAndReadsThemBack) {
 
   std::error_code ec;
   if (fs::exists(paths_.cgroup_root / "cpu" / pod_ / "cpu.cfs_burst_us", ec)) {
-    ASSERT_TRUE(executor_->update({R::CpuBurst, pod_, "10000", "root test"}).isOk());
+    ASSERT_TRUE(executor_->update({R::kCpuBurst, pod_, "10000", "root test"}).isOk());
     EXPECT_EQ(kernel("cpu", pod_, "cpu.cfs_burst_us"), "10000");
   }
 
-  ASSERT_TRUE(executor_->update({R::CpuCfsQuota, pod_, "-1", "root test"}).isOk());
-  ASSERT_TRUE(executor_->update({R::MemoryLimit, pod_, "-1", "root test"}).isOk());
+  ASSERT_TRUE(executor_->update({R::kCpuCfsQuota, pod_, "-1", "root test"}).isOk());
+  ASSERT_TRUE(executor_->update({R::kMemoryLimit, pod_, "-1", "root test"}).isOk());
   EXPECT_EQ(kernel("cpu", pod_, "cpu.cfs_quota_us"), "-1");
   const auto audit = executor_->auditLog();
   ASSERT_FALSE(audit.empty());
   EXPECT_EQ(audit.back().old_value, "268435456");
   // The kernel prints its "no limit" (INT64_MAX rounded to a page); the writer reads it as -1.
   EXPECT_GT(kernel("memory", pod_, "memory.limit_in_bytes").size(), 18U);
-  const auto writer = newCgroupWriter(system::CgroupVersion::V1, paths_);
-  EXPECT_EQ(writer->read(R::MemoryLimit, pod_).valueOr(""), "-1");
-  EXPECT_EQ(writer->read(R::CpuShares, pod_).valueOr(""), "512");
+  const auto writer = newCgroupWriter(system::CgroupVersion::kV1, paths_);
+  EXPECT_EQ(writer->read(R::kMemoryLimit, pod_).valueOr(""), "-1");
+  EXPECT_EQ(writer->read(R::kCpuShares, pod_).valueOr(""), "512");
 
   // The kernel rejects what the rules allow but it does not (a quota below 1 ms).
-  const Status rejected = executor_->update({R::CpuCfsQuota, pod_, "10", "root test"});
+  const Status rejected = executor_->update({R::kCpuCfsQuota, pod_, "10", "root test"});
   EXPECT_EQ(rejected.code(), StatusCode::kInvalidArgument) << rejected;
   EXPECT_EQ(kernel("cpu", pod_, "cpu.cfs_quota_us"), "-1");
 }
@@ -184,10 +184,10 @@ TEST_F(RootExecutorTest, ROOT_LeveledCpusetIsAcceptedByTheKernel) {
   // mems first (the kernel needs them before tasks may join), then kubepods all CPUs and the
   // pod the first one.
   Status status = executor_->updateBatch({
-      {R::CpusetCpus, pod_, first, "root test"},
-      {R::CpusetMems, pod_, host_mems_, "root test"},
-      {R::CpusetCpus, kubepods_, host_cpus_, "root test"},
-      {R::CpusetMems, kubepods_, host_mems_, "root test"},
+      {R::kCpusetCpus, pod_, first, "root test"},
+      {R::kCpusetMems, pod_, host_mems_, "root test"},
+      {R::kCpusetCpus, kubepods_, host_cpus_, "root test"},
+      {R::kCpusetMems, kubepods_, host_mems_, "root test"},
   });
   ASSERT_TRUE(status.isOk()) << status;
   EXPECT_EQ(kernel("cpuset", kubepods_, "cpuset.cpus"), host_cpus_);
@@ -196,21 +196,21 @@ TEST_F(RootExecutorTest, ROOT_LeveledCpusetIsAcceptedByTheKernel) {
 
   // Moving kubepods to the second CPU alone while the pod holds the first: the kernel refuses
   // (EBUSY).
-  const Status naive = executor_->update({R::CpusetCpus, kubepods_, second, "naive"});
+  const Status naive = executor_->update({R::kCpusetCpus, kubepods_, second, "naive"});
   EXPECT_EQ(naive.code(), StatusCode::kFailedPrecondition) << naive;
   EXPECT_EQ(kernel("cpuset", kubepods_, "cpuset.cpus"), host_cpus_);
 
   // Leveled, the same move succeeds: the pod is loosened to both CPUs, then tightened to the
   // second, then kubepods is tightened.
   status = executor_->updateBatch({
-      {R::CpusetCpus, kubepods_, second, "move"},
-      {R::CpusetCpus, pod_, second, "move"},
+      {R::kCpusetCpus, kubepods_, second, "move"},
+      {R::kCpusetCpus, pod_, second, "move"},
   });
   ASSERT_TRUE(status.isOk()) << status;
   EXPECT_EQ(kernel("cpuset", kubepods_, "cpuset.cpus"), second);
   EXPECT_EQ(kernel("cpuset", pod_, "cpuset.cpus"), second);
   // A child outside its parent: the kernel refuses (EACCES).
-  const Status outside = executor_->update({R::CpusetCpus, pod_, first, "outside"});
+  const Status outside = executor_->update({R::kCpusetCpus, pod_, first, "outside"});
   EXPECT_EQ(outside.code(), StatusCode::kPermissionDenied) << outside;
   EXPECT_EQ(kernel("cpuset", pod_, "cpuset.cpus"), second);
   bool loosened = false;
@@ -224,7 +224,7 @@ TEST_F(RootExecutorTest, ROOT_RefusesTheFoldersAroundKubepods) {
   for (const std::string& dir :
        {test_dir_, test_dir_ + "/kubepods/../", std::string("/sys/fs/cgroup/cpu/") + pod_}) {
     SCOPED_TRACE(dir);
-    EXPECT_EQ(executor_->update({R::CpuShares, dir, "2", "root test"}).code(),
+    EXPECT_EQ(executor_->update({R::kCpuShares, dir, "2", "root test"}).code(),
               StatusCode::kPermissionDenied);
   }
   EXPECT_EQ(kernel("cpu", test_dir_, "cpu.shares"), "1024");

@@ -112,7 +112,7 @@ TEST_F(TargetExecutorTest, WritesSchemataAndTasksUnderTheResctrlRoot) {
   EXPECT_EQ(audit[0].old_value, "L3:0=7ff\n      MB:0=100");
   EXPECT_EQ(audit[0].new_value, "L3:0=3\nMB:0=20");
   EXPECT_EQ(audit[0].reason, "be llc limit");
-  EXPECT_EQ(audit[0].result, WriteResult::Ok);
+  EXPECT_EQ(audit[0].result, WriteResult::kOk);
   EXPECT_EQ(writes("resctrl_schemata", "ok"), "1");
   EXPECT_EQ(writes("resctrl_tasks", "ok"), "2");
 }
@@ -154,7 +154,7 @@ TEST_F(TargetExecutorTest, ResctrlWritesAreConfinedToTheControlGroupsOfItsRoot) 
   const std::vector<TargetAuditRecord> audit = executor->auditLog();
   ASSERT_EQ(audit.size(), 7U);
   EXPECT_EQ(audit[1].location, "../koord-be/resctrl_tasks");
-  EXPECT_EQ(audit[1].result, WriteResult::Refused);
+  EXPECT_EQ(audit[1].result, WriteResult::kRefused);
 }
 
 TEST_F(TargetExecutorTest, AGroupThatDoesNotExistIsNotCreated) {

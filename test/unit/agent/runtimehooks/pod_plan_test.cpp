@@ -58,13 +58,13 @@ std::shared_ptr<const api::core::Pod> makePod(const PodSpecForTest& spec) {
 // The cgroup v1 file of a resource, to read plans the way an operator reads cgroups.
 std::string fileOf(CgroupResource resource) {
   switch (resource) {
-    case CgroupResource::CpuShares:
+    case CgroupResource::kCpuShares:
       return "cpu.shares";
-    case CgroupResource::CpuCfsQuota:
+    case CgroupResource::kCpuCfsQuota:
       return "cpu.cfs_quota_us";
-    case CgroupResource::CpusetCpus:
+    case CgroupResource::kCpusetCpus:
       return "cpuset.cpus";
-    case CgroupResource::MemoryLimit:
+    case CgroupResource::kMemoryLimit:
       return "memory.limit_in_bytes";
     default:
       return std::string(resourceexecutor::cgroupResourceName(resource));
@@ -156,7 +156,7 @@ TEST(PodPlan, LsPodGetsTheSharedPoolAndUnlabelledBestEffortIsBe) {
 
 TEST(PodPlan, SystemdNamesAndContainerRuntimes) {
   resourceexecutor::KubeletCgroupNaming systemd;
-  systemd.driver = system::CgroupDriver::Systemd;
+  systemd.driver = system::CgroupDriver::kSystemd;
   PodPlanInputs in = inputsFor({{"ls", "LS", "Burstable", "", {{"app", "", "", ""}}}}, systemd);
   auto plan = planPodResources(in);
   ASSERT_EQ(plan.updates.size(), 1U);
@@ -225,7 +225,7 @@ TEST(PodPlan, NeverWritesAnEmptyCpuset) {
   in.cpus.shared_pool = cpuset::CpuSet::range(8, 9);
   in.cpus.be_pool = cpuset::CpuSet();
   for (const auto& update : planPodResources(in).updates) {
-    if (update.resource == CgroupResource::CpusetCpus) {
+    if (update.resource == CgroupResource::kCpusetCpus) {
       ADD_FAILURE() << "cpuset.cpus written: '" << update.value << "' in " << update.dir;
     }
   }

@@ -75,10 +75,10 @@ class RootReconcilerTest : public ::testing::Test {
       }
     }
     prefix_ = "koord-root-test-" + std::to_string(getpid());
-    naming_.driver = system::CgroupDriver::Cgroupfs;
+    naming_.driver = system::CgroupDriver::kCgroupfs;
     naming_.cgroup_root = "/" + prefix_;
     pod_ = makePod();
-    container_dir_ = *resourceexecutor::containerDir(naming_, system::KubeQosClass::BestEffort,
+    container_dir_ = *resourceexecutor::containerDir(naming_, api::core::QosClass::kBestEffort,
                                                      pod_->metadata.uid,
                                                      std::string("containerd://") + kContainerId);
     // Build the subtree top-down the way the kubelet does: every level's cpuset copied from its
@@ -150,7 +150,7 @@ class RootReconcilerTest : public ::testing::Test {
     container.resources.limits[std::string(api::kResourceBatchCPU)] =
         resource::Quantity::fromInt(500);
     container.resources.limits[std::string(api::kResourceBatchMemory)] =
-        resource::Quantity::fromInt(256LL << 20, resource::QuantityFormat::BinarySI);
+        resource::Quantity::fromInt(256LL << 20, resource::QuantityFormat::kBinarySI);
     pod->spec.containers.push_back(container);
     pod->status.containerStatuses = api::Json::array(
         {{{"name", "app"}, {"containerID", std::string("containerd://") + kContainerId}}});
@@ -162,7 +162,7 @@ class RootReconcilerTest : public ::testing::Test {
     resourceexecutor::ResourceExecutorOptions options;
     options.kubepods_dir = resourceexecutor::kubepodsDir(naming_);
     return resourceexecutor::CgroupResourceExecutor::create(
-        resourceexecutor::newCgroupWriter(system::CgroupVersion::V1, system::SysPaths{}), clock_,
+        resourceexecutor::newCgroupWriter(system::CgroupVersion::kV1, system::SysPaths{}), clock_,
         options);
   }
 

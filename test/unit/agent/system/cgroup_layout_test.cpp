@@ -22,10 +22,10 @@ using ::testing::HasSubstr;
 
 constexpr const char* kCgroup = "sys/fs/cgroup/";
 constexpr const char* kKubeletConfig = "var/lib/kubelet/config.yaml";
-constexpr auto kV1 = CgroupVersion::V1;
-constexpr auto kV2 = CgroupVersion::V2;
-constexpr auto kCgroupfs = CgroupDriver::Cgroupfs;
-constexpr auto kSystemd = CgroupDriver::Systemd;
+constexpr auto kV1 = CgroupVersion::kV1;
+constexpr auto kV2 = CgroupVersion::kV2;
+constexpr auto kCgroupfs = CgroupDriver::kCgroupfs;
+constexpr auto kSystemd = CgroupDriver::kSystemd;
 
 void makeDir(const FakeRoot& root, const std::string& relative) {
   fs::create_directories(root.path() / relative);
