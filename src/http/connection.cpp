@@ -46,12 +46,19 @@ HttpResponse overBudget(std::size_t limit) {
   return response;
 }
 
-int pollTimeoutMs(Connection::Clock::duration left) {
-  const auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
-  return static_cast<int>(std::clamp<decltype(ms)>(ms, 0, INT_MAX));
+std::unique_ptr<Transport> makeTransport(const SocketServerCore& core, int fd) {
+  return core.tls != nullptr ? makeTlsTransport(*core.tls, fd, kIdleTimeout)
+                             : makePlainTransport(fd, kIdleTimeout);
 }
 
 }  // namespace
+
+Connection::Connection(int fd, std::string remote_address, SocketServerCore& core, bool refuse)
+    : fd_(fd),
+      remote_address_(std::move(remote_address)),
+      core_(core),
+      refuse_(refuse),
+      transport_(makeTransport(core, fd)) {}
 
 Connection::~Connection() {
   if (fd_ >= 0) {
@@ -105,10 +112,21 @@ void Connection::closeSocket() {
 void Connection::serve() {
   const int one = 1;
   ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-  const timeval send_timeout{kIdleTimeout.count(), 0};
-  ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof(send_timeout));
+  if (transport_ == nullptr) {
+    core_.options.logger.warn("failed to set up a TLS connection: out of memory");
+    return;
+  }
+  if (!transport_->open(Clock::now() + core_.options.tls_handshake_timeout)) {
+    core_.options.logger.debug("TLS handshake failed or timed out", {{"remote", remote_address_}});
+    return;
+  }
   Next next = Next::kClose;
   try {
+    if (refuse_) {
+      writeResponse(HttpResponse::text(503, "too many connections\n"), true, true);
+      lingeringClose();
+      return;
+    }
     do {
       next = serveRequest();
     } while (next == Next::kKeepAlive);
@@ -144,11 +162,11 @@ Connection::Next Connection::serveRequest() {
       if (outcome == RequestHeadParser::Outcome::kTooLarge) {
         writeResponse(plain(431, "request head exceeds the limit of " +
                                      std::to_string(kMaxHeadBytes) + " bytes"),
-                      true, 0);
+                      true, true);
         return Next::kClose;
       }
       if (outcome == RequestHeadParser::Outcome::kMalformed) {
-        writeResponse(plain(400, "malformed request: " + parser_.error()), true, 0);
+        writeResponse(plain(400, "malformed request: " + parser_.error()), true, true);
         return Next::kClose;
       }
     }
@@ -219,31 +237,20 @@ Connection::Next Connection::serveRequest() {
 }
 
 Connection::Fill Connection::fill(Clock::time_point deadline) {
-  while (true) {
-    const Clock::duration left = deadline - Clock::now();
-    if (left <= Clock::duration::zero()) {
-      return Fill::kTimedOut;
-    }
-    pollfd pfd{fd_, POLLIN, 0};
-    const int ready = ::poll(&pfd, 1, pollTimeoutMs(left));
-    if (ready < 0 && errno != EINTR) {
-      return Fill::kClosed;
-    }
-    if (ready <= 0) {
-      continue;
-    }
-    const std::span<char> space = in_.writable(kReadBytes);
-    const ssize_t n = ::recv(fd_, space.data(), space.size(), 0);
-    if (n > 0) {
-      in_.commit(static_cast<std::size_t>(n));
+  const Transport::Read read = transport_->read(in_.writable(kReadBytes), deadline);
+  switch (read.kind) {
+    case Transport::Read::Kind::kData:
+      in_.commit(read.bytes);
       return Fill::kData;
-    }
-    if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
-      continue;
-    }
-    peer_closed_ = n == 0;
-    return Fill::kClosed;
+    case Transport::Read::Kind::kTimedOut:
+      return Fill::kTimedOut;
+    case Transport::Read::Kind::kEnd:
+      peer_closed_ = true;
+      return Fill::kClosed;
+    case Transport::Read::Kind::kFailed:
+      break;
   }
+  return Fill::kClosed;
 }
 
 Connection::Body Connection::readBody(const RequestHead& head, std::string& body,
@@ -268,7 +275,7 @@ Connection::Body Connection::readBody(const RequestHead& head, std::string& body
       !budget.reserve(static_cast<std::size_t>(head.content_length))) {
     return Body::kOverBudget;
   }
-  if (head.expect_continue && in_.empty() && !writeAll(kContinue, {}, 0)) {
+  if (head.expect_continue && in_.empty() && !transport_->write(kContinue, {}, true)) {
     return Body::kClosed;
   }
   uint64_t received = 0;
@@ -414,7 +421,7 @@ bool Connection::answer(const HttpResponse& response, bool close) {
     return false;
   }
   close_ = close_ || close || core_.stopping.load();
-  if (!writeResponse(response, close_, 0)) {
+  if (!writeResponse(response, close_, true)) {
     close_ = true;
   }
   finishRequest();
@@ -436,8 +443,8 @@ void Connection::onDeadline() {
   const auto timeout = core_.options.request_timeout;
   // Never blocks the watchdog: an answer that does not fit the socket buffer is cut short.
   writeResponse(plain(503, "request timed out after " + std::to_string(timeout.count()) + " ms"),
-                true, MSG_DONTWAIT);
-  ::shutdown(fd_, SHUT_WR);
+                true, false);
+  transport_->shutdownWrite();
   finishRequest();
   logTimeout();
 }
@@ -454,50 +461,21 @@ void Connection::logTimeout() const {
                                                        {"timeout", core_.options.request_timeout}});
 }
 
-bool Connection::writeResponse(const HttpResponse& response, bool close, int flags) {
+bool Connection::writeResponse(const HttpResponse& response, bool close, bool wait) {
   const ConnectionField field = close                 ? ConnectionField::kClose
                                 : minor_version_ == 0 ? ConnectionField::kKeepAlive
                                                       : ConnectionField::kNone;
   bool send_body = false;
   const std::string head = formatResponseHead(response, head_only_, field, send_body);
-  return writeAll(head, send_body ? std::string_view(response.body) : std::string_view(), flags);
-}
-
-bool Connection::writeAll(std::string_view head, std::string_view body, int flags) {
-  iovec parts[2] = {{const_cast<char*>(head.data()), head.size()},
-                    {const_cast<char*>(body.data()), body.size()}};
-  iovec* next = parts;
-  std::size_t count = body.empty() ? 1 : 2;
-  while (count > 0) {
-    msghdr message{};
-    message.msg_iov = next;
-    message.msg_iovlen = count;
-    const ssize_t n = ::sendmsg(fd_, &message, flags | MSG_NOSIGNAL);
-    if (n < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      return false;
-    }
-    auto sent = static_cast<std::size_t>(n);
-    while (count > 0 && sent >= next->iov_len) {
-      sent -= next->iov_len;
-      ++next;
-      --count;
-    }
-    if (count > 0) {
-      next->iov_base = static_cast<char*>(next->iov_base) + sent;
-      next->iov_len -= sent;
-    }
-  }
-  return true;
+  return transport_->write(head, send_body ? std::string_view(response.body) : std::string_view(),
+                           wait);
 }
 
 void Connection::lingeringClose() {
   if (peer_closed_) {
     return;  // the client has ended its side: nothing more can come to drain
   }
-  ::shutdown(fd_, SHUT_WR);
+  transport_->shutdownWrite();
   const Clock::time_point deadline = Clock::now() + kLingerTimeout;
   std::size_t dropped = 0;
   while (dropped < kMaxLingerBytes && fill(deadline) == Fill::kData) {

@@ -1,6 +1,11 @@
-// Connection: serves one accepted plain-HTTP connection, request after request, on the thread that
-// calls serve(); SocketServerCore: what the connections of one socket server share (private to
-// koord_http).
+// Connection: serves one accepted connection, plain HTTP or HTTPS, request after request, on the
+// thread that calls serve(); SocketServerCore: what the connections of one socket server share
+// (private to koord_http).
+//
+// The bytes go through a Transport (transport.hpp): plain, or TLS when core.tls is set. serve()
+// first opens it: for TLS the handshake, given options.tls_handshake_timeout; a connection that
+// fails it or runs out of time is closed without a word. Until its first request head has arrived
+// a connection counts as waiting for one (evictable), handshake included.
 //
 // Per request: read the head (over 64 KiB: 431; malformed: 400; both close the connection), then
 // the body (Content-Length or chunked, "HTTP/1.1 100 Continue" first when the client expects it),
@@ -35,6 +40,8 @@
 #include "koord/http/server.hpp"
 #include "request_parser.hpp"
 #include "router.hpp"
+#include "tls_context.hpp"
+#include "transport.hpp"
 #include "watchdog.hpp"
 
 namespace koord::http::detail {
@@ -51,6 +58,8 @@ struct SocketServerCore {
   }
 
   const HttpServerOptions options;
+  // HTTPS when set: loaded by start() before the first connection is accepted, then only read.
+  std::unique_ptr<TlsContext> tls;
   Router router;
   HandlerSlots slots;          // at most options.handler_threads kCompute handlers run at once
   HandlerSlots waiting_slots;  // at most options.waiting_handler_threads kWaits handlers
@@ -89,9 +98,10 @@ class Connection {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // Takes ownership of the connected socket `fd`.
-  Connection(int fd, std::string remote_address, SocketServerCore& core)
-      : fd_(fd), remote_address_(std::move(remote_address)), core_(core) {}
+  // Takes ownership of the connected socket `fd`. With `refuse`, serve() answers nothing but 503
+  // "too many connections" (with "Connection: close") and ends: how a TLS server refuses a
+  // connection over its limit, since the answer needs the handshake first.
+  Connection(int fd, std::string remote_address, SocketServerCore& core, bool refuse = false);
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
   // Closes the socket unless closeSocket() did.
@@ -111,12 +121,13 @@ class Connection {
   void closeSocket();
   // Whether the connection waits for a request head (none in flight: idle between requests, or
   // its head still arriving) and was not evicted; since when it waits.
-  [[nodiscard]] bool evictable() const { return fd_ >= 0 && !busy_ && !evicted_; }
+  [[nodiscard]] bool evictable() const { return fd_ >= 0 && !busy_ && !evicted_ && !refuse_; }
   [[nodiscard]] Clock::time_point waitingSince() const { return waiting_since_; }
   // Shuts the socket down to make room for a new connection (serve() then ends soon) and marks the
   // connection evicted.
   void evict();
   [[nodiscard]] bool evicted() const { return evicted_; }
+  [[nodiscard]] bool refusing() const { return refuse_; }
 
  private:
   enum class Next { kKeepAlive, kClose, kCut };
@@ -147,14 +158,17 @@ class Connection {
   void abandon();
   void logTimeout() const;
 
-  // Writes an answer, with "Connection: close" when `close`; false when the write failed.
-  bool writeResponse(const HttpResponse& response, bool close, int flags);
-  bool writeAll(std::string_view head, std::string_view body, int flags);
+  // Writes an answer, with "Connection: close" when `close`; false when the write failed or
+  // (unless `wait`) would have blocked.
+  bool writeResponse(const HttpResponse& response, bool close, bool wait);
   void lingeringClose();
 
   int fd_;  // closed (under core.mu) by closeSocket(), after serve()
   const std::string remote_address_;
   SocketServerCore& core_;
+  const bool refuse_;
+  // nullptr only when OpenSSL ran out of memory creating the TLS session: serve() then ends.
+  const std::unique_ptr<Transport> transport_;
   InputBuffer in_;
   RequestHeadParser parser_{std::size_t{64} * 1024};
   bool busy_ = false;     // guarded by core.mu: a request is in flight

@@ -1,5 +1,5 @@
-// HttpServer::create and the option checks both back ends share: plain HTTP goes to the socket
-// server (socket_server.cpp), HTTPS to the cpprestsdk one (cpprest_server.cpp).
+// HttpServer::create and its option checks: plain HTTP and HTTPS both go to the socket server
+// (socket_server.cpp).
 #include "koord/http/server.hpp"
 
 #include <cctype>
@@ -44,6 +44,9 @@ Status validateOptions(const HttpServerOptions& options) {
   if (options.request_timeout.count() <= 0) {
     return optionError("request_timeout", "must be positive");
   }
+  if (options.tls_handshake_timeout.count() <= 0) {
+    return optionError("tls_handshake_timeout", "must be positive");
+  }
   if (options.handler_threads == 0 || options.handler_threads > 1024) {
     return optionError("handler_threads", "must be between 1 and 1024");
   }
@@ -62,11 +65,7 @@ Status validateOptions(const HttpServerOptions& options) {
 }  // namespace detail
 
 Result<std::unique_ptr<HttpServer>> HttpServer::create(const HttpServerOptions& options) {
-  KOORD_RETURN_IF_ERROR(detail::validateOptions(options));
-  if (options.tls_cert_file.empty()) {
-    return detail::createSocketServer(options);
-  }
-  return detail::createCpprestServer(options);
+  return detail::createSocketServer(options);
 }
 
 }  // namespace koord::http

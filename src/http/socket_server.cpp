@@ -1,5 +1,11 @@
-// The HttpServer back end for plain HTTP over POSIX sockets, built for latency: a request is read,
-// handled and answered on its connection's own thread, with no hand-off between threads.
+// The HttpServer over POSIX sockets, for plain HTTP and HTTPS alike (TLS through OpenSSL, one
+// Transport per connection, see transport.hpp), built for latency: a request is read, handled and
+// answered on its connection's own thread, with no hand-off between threads.
+//
+// HTTPS: start() loads the certificate and key (TlsContext) before it listens; each connection's
+// thread does its TLS handshake (options.tls_handshake_timeout) before its first request, so a slow
+// or silent handshake holds a connection thread, never the acceptor, and counts as a connection
+// waiting for a request head (evictable). Everything below holds for both.
 //
 // Threads: one acceptor (poll() on the listening socket and an eventfd that wakes it to reap ended
 // threads or to stop), connection threads, and one watchdog thread for the deadlines of running
@@ -11,6 +17,9 @@
 // open at once: a new one beyond that evicts (shuts down) the connection that has waited longest
 // for a request head; when every connection has a request in flight, the new one is answered 503
 // "Connection: close" and closed. Evicted connections no longer count while their thread ends.
+// Over TLS that 503 needs a handshake, so a refused connection gets a connection thread of its own
+// that shakes hands, answers and closes; at most kMaxRefusing of them at once (they do not count
+// against max_connections), beyond which a refused connection is closed without an answer.
 //
 // Port 0 binds port 0 and reads the port the kernel chose (getsockname). The address is an IPv4
 // literal or a host name resolved to IPv4 (getaddrinfo); the socket has SO_REUSEADDR, so a port in
@@ -58,6 +67,9 @@ constexpr std::size_t kMaxIdleThreads = 32;
 constexpr std::chrono::seconds kThreadIdleTimeout(60);
 // How long the acceptor pauses after running out of file descriptors or memory.
 constexpr int kAcceptRetryDelayMs = 100;
+// TLS: how many connections over the limit may be answered 503 at once (each holds a thread for
+// up to the handshake timeout and the answer).
+constexpr std::size_t kMaxRefusing = 8;
 
 class SocketServer final : public HttpServer {
  public:
@@ -103,6 +115,7 @@ class SocketServer final : public HttpServer {
   // Guarded by core_.mu.
   std::map<uint64_t, std::unique_ptr<Connection>> connections_;  // accepted and not closed yet
   std::size_t evicted_ = 0;                  // of connections_, evicted and not closed yet
+  std::size_t refusing_ = 0;                 // of connections_, being refused (TLS), not closed
   std::deque<uint64_t> queued_;              // accepted, no connection thread has taken them yet
   std::map<uint64_t, std::thread> threads_;  // connection threads not joined yet
   std::vector<uint64_t> finished_;           // connection threads that ended, not joined yet
@@ -140,6 +153,10 @@ Status SocketServer::start() {
                                       std::string(started_ ? "started" : "stopped"));
   }
   const HttpServerOptions& options = core_.options;
+  if (!options.tls_cert_file.empty() && core_.tls == nullptr) {
+    KOORD_ASSIGN_OR_RETURN(core_.tls,
+                           detail::TlsContext::load(options.tls_cert_file, options.tls_key_file));
+  }
   const auto failure = [&](const std::string& cause) {
     return Status::unavailable("failed to listen on '" + options.address + ":" +
                                std::to_string(options.port) + "': " + cause);
@@ -277,8 +294,14 @@ void SocketServer::addConnection(int fd, const sockaddr_in& peer) {
   char address[INET_ADDRSTRLEN] = "";
   ::inet_ntop(AF_INET, &peer.sin_addr, address, sizeof(address));
   std::unique_lock<std::mutex> lock(core_.mu);
-  if (!makeRoom()) {
+  const bool room = makeRoom();
+  const bool refuse = !room && core_.tls != nullptr && refusing_ < kMaxRefusing;
+  if (!room && !refuse) {
     lock.unlock();
+    if (core_.tls != nullptr) {
+      ::close(fd);  // over TLS no answer can go out without a handshake
+      return;
+    }
     bool send_body = false;
     const HttpResponse busy = HttpResponse::text(503, "too many connections\n");
     const std::string answer =
@@ -292,7 +315,8 @@ void SocketServer::addConnection(int fd, const sockaddr_in& peer) {
     return;
   }
   const uint64_t id = next_id_++;
-  connections_[id] = std::make_unique<Connection>(fd, address, core_);
+  connections_[id] = std::make_unique<Connection>(fd, address, core_, refuse);
+  refusing_ += refuse ? 1 : 0;
   queued_.push_back(id);
   if (idle_threads_ >= queued_.size()) {
     queued_cv_.notify_one();
@@ -307,13 +331,14 @@ void SocketServer::addConnection(int fd, const sockaddr_in& peer) {
   } catch (const std::system_error& e) {
     threads_.erase(thread_id);
     queued_.pop_back();
+    refusing_ -= refuse ? 1 : 0;
     connections_.erase(id);  // closes the socket
     core_.options.logger.warn("failed to start an HTTP connection thread", {{"error", e.what()}});
   }
 }
 
 bool SocketServer::makeRoom() {
-  if (connections_.size() - evicted_ < core_.options.max_connections) {
+  if (connections_.size() - evicted_ - refusing_ < core_.options.max_connections) {
     return true;
   }
   Connection* oldest = nullptr;
@@ -354,6 +379,7 @@ void SocketServer::connectionThread(uint64_t thread_id) {
     lock.lock();
     const auto it = connections_.find(id);
     evicted_ -= it->second->evicted() ? 1 : 0;
+    refusing_ -= it->second->refusing() ? 1 : 0;
     connections_.erase(it);  // closes the socket
   }
   if (threads_stop_) {
@@ -394,10 +420,6 @@ namespace detail {
 
 Result<std::unique_ptr<HttpServer>> createSocketServer(const HttpServerOptions& options) {
   KOORD_RETURN_IF_ERROR(validateOptions(options));
-  if (!options.tls_cert_file.empty()) {
-    return Status::invalidArgument(
-        "failed to create HTTP server: tls_cert_file: the socket server serves plain HTTP only");
-  }
   return std::unique_ptr<HttpServer>(std::make_unique<SocketServer>(options));
 }
 

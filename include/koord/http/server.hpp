@@ -6,17 +6,18 @@
 //   413 the body exceeds max_body_bytes, or a GET or HEAD request has one;
 //   500 the handler threw (the server keeps serving);
 //   503 the handler did not answer within request_timeout (its late result is discarded), or the
-//       server is stopping, or (plain HTTP) the bodies held by all connections would exceed
-//       max_buffered_bytes; 400 for requests the HTTP parser rejects; 431 (plain HTTP) for a
-//       request head over 64 KiB.
+//       server is stopping, or the bodies held by all connections would exceed max_buffered_bytes;
+//   400 for requests the HTTP parser rejects; 431 for a request head over 64 KiB.
+// Plain HTTP and HTTPS are served by the same code (HTTPS adds TLS under each connection), so every
+// limit below holds for both.
 // HEAD is answered by the path's GET handler with the head of its answer only.
 // 413 and the timeout/stopping 503s carry "Connection: close". A body over the cap is never kept:
 // the 413 goes out once the client has sent it (read and dropped, up to 16 MiB past the cap), and a
-// larger one is cut off (plain HTTP also refuses at once a body the client holds back until
-// "100 Continue"). Other answers are written only after the request body has arrived.
+// larger one is cut off (a body the client holds back until "100 Continue" is refused at once).
+// Other answers are written only after the request body has arrived.
 //
-// Threading: plain HTTP runs each handler on its connection's thread (no hand-off, for latency;
-// src/http/socket_server.cpp), HTTPS on a pool (src/http/cpprest_server.cpp); either way at most
+// Threading: each handler runs on its connection's thread (no hand-off, for latency;
+// src/http/socket_server.cpp); at most
 // options.handler_threads handlers of kCompute routes run at once, and at most
 // options.waiting_handler_threads of kWaits routes besides them (HandlerKind), and they may run
 // concurrently with each other. A handler must be thread-safe and should return promptly (a
@@ -90,31 +91,35 @@ struct HttpServerOptions {
   // The largest request body a route that takes one accepts (413 past it). GET and HEAD routes
   // take none: a GET or HEAD request with a body is answered 413 without reading it.
   std::size_t max_body_bytes = std::size_t{4} << 20;
-  // Plain HTTP: the request bodies held at once, all connections together (>= max_body_bytes). A
+  // The request bodies held at once, all connections together (>= max_body_bytes). A
   // request whose body would take the total past it is answered 503 "Connection: close" with
   // Retry-After, and its body is not kept.
   std::size_t max_buffered_bytes = std::size_t{16} << 20;
-  // Plain HTTP: the connections open at once (2..65536). When a new one would go past it, the
+  // The connections open at once (2..65536). When a new one would go past it, the
   // connection that has waited longest for a request head (idle between requests, or sending its
   // head slowly) is closed to make room; only when every connection has a request in flight is
   // the new one answered 503 and closed. So a flood of idle connections cannot lock out a probe.
+  // Over HTTPS a connection still in its TLS handshake counts as waiting for a request head.
   std::size_t max_connections = 512;
-  // Plain HTTP: after answering a request whose body was at least this large, the memory the
+  // After answering a request whose body was at least this large, the memory the
   // process has freed is given back to the system (glibc's malloc_trim), so that a burst of large
   // requests does not leave the process holding what their decoding allocated. 0: never.
   std::size_t trim_after_body_bytes = std::size_t{256} << 10;
   // Counted from the moment the request headers arrive, so a slowly sent body counts too.
   std::chrono::milliseconds request_timeout = std::chrono::seconds(5);
-  // At most this many handlers of kCompute routes run at once (1..1024); over HTTPS, the size of
-  // their pool.
+  // At most this many handlers of kCompute routes run at once (1..1024).
   std::size_t handler_threads = 8;
   // The same for kWaits routes (1..1024), apart from the kCompute ones.
   std::size_t waiting_handler_threads = 64;
   // HTTPS when both are set: a PEM certificate chain and its PEM private key, read once by
   // start() (kInvalidArgument naming the file when either cannot be loaded or they do not
-  // match). Both empty: plain HTTP. One without the other is rejected by create().
+  // match). Both empty: plain HTTP. One without the other is rejected by create(). TLS 1.2 and
+  // 1.3 through OpenSSL; no client certificates are asked for.
   std::string tls_cert_file;
   std::string tls_key_file;
+  // HTTPS: how long a new connection has to complete its TLS handshake; one that has not is
+  // closed without an answer (a client that speaks plain HTTP to the port fails at once).
+  std::chrono::milliseconds tls_handshake_timeout = std::chrono::seconds(10);
   // Receives warnings (handler exceptions, timeouts); discards by default.
   log::Logger logger;
 };
@@ -123,9 +128,9 @@ class HttpServer {
  public:
   virtual ~HttpServer() = default;
 
-  // Validates the options (kInvalidArgument naming the field); does no I/O. Plain HTTP is served
-  // over POSIX sockets (src/http/socket_server.cpp), HTTPS by cpprestsdk's http_listener
-  // (src/http/cpprest_server.cpp).
+  // Validates the options (kInvalidArgument naming the field); does no I/O. Plain HTTP and HTTPS
+  // are both served over POSIX sockets (src/http/socket_server.cpp), HTTPS with OpenSSL under
+  // each connection (src/http/tls_transport.cpp).
   [[nodiscard]] static Result<std::unique_ptr<HttpServer>> create(const HttpServerOptions& options);
 
   // Routes `method` (e.g. "POST") and the exact `path` (starting with '/') to `handler`, which runs

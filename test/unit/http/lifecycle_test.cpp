@@ -113,8 +113,8 @@ TEST_P(HttpLifecycleTest, PortZeroPicksDistinctFreePortsAndBusyPortsFail) {
   ASSERT_TRUE(second->start().isOk());
   EXPECT_NE(first->port(), 0);
   EXPECT_NE(first->port(), second->port());
-  EXPECT_EQ(get(first->port(), "/fast").body, "fast");
-  EXPECT_EQ(get(second->port(), "/fast").body, "fast");
+  EXPECT_EQ(get(GetParam().endpoint(first->port()), "/fast").body, "fast");
+  EXPECT_EQ(get(GetParam().endpoint(second->port()), "/fast").body, "fast");
   EXPECT_EQ(first->start().code(), StatusCode::kFailedPrecondition);
 
   HttpServerOptions busy;
@@ -147,12 +147,12 @@ TEST_P(HttpLifecycleTest, SlowHandlerGets503AndItsLateResultIsDiscarded) {
                   .isOk());
   ASSERT_TRUE(server->start().isOk());
 
-  const ClientReply reply = get(server->port(), "/slow");
+  const ClientReply reply = get(GetParam().endpoint(server->port()), "/slow");
   EXPECT_EQ(reply.status, 503) << reply.error;
   EXPECT_EQ(reply.body, "request timed out after 200 ms\n");
   EXPECT_FALSE(returned.load());
   // The fast route still works while the slow handler holds a pool thread.
-  EXPECT_EQ(get(server->port(), "/fast").status, 200);
+  EXPECT_EQ(get(GetParam().endpoint(server->port()), "/fast").status, 200);
   gate.open();
   server.reset();  // joins the handler; its late response goes nowhere
   EXPECT_TRUE(returned.load());
@@ -170,7 +170,7 @@ TEST_P(HttpLifecycleTest, GracefulStopLetsInFlightRequestsFinish) {
                           })
                   .isOk());
   ASSERT_TRUE(server->start().isOk());
-  const uint16_t port = server->port();
+  const testing::Endpoint port = GetParam().endpoint(server->port());
 
   auto in_flight = std::async(std::launch::async, [port] { return get(port, "/slow"); });
   gate.waitUntilEntered();
@@ -212,7 +212,7 @@ TEST_P(HttpLifecycleTest, StopGivesUpOnRequestsThatOutliveTheGracePeriod) {
                           })
                   .isOk());
   ASSERT_TRUE(server->start().isOk());
-  const uint16_t port = server->port();
+  const testing::Endpoint port = GetParam().endpoint(server->port());
   auto in_flight = std::async(std::launch::async, [port] { return get(port, "/stuck"); });
   gate.waitUntilEntered();
   const auto before = std::chrono::steady_clock::now();
