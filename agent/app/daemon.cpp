@@ -77,8 +77,12 @@ Result<std::unique_ptr<Daemon>> Daemon::create(DaemonOptions options, log::Logge
   KOORD_ASSIGN_OR_RETURN(auto reports, ReportCounter::create(deps.registry));
   KOORD_ASSIGN_OR_RETURN(auto rss_bytes, deps.registry.gauge("koord_agent_resident_memory_bytes",
                                                              "Resident memory of koord-agent."));
-  Parts parts{std::move(executor), std::move(evictor), std::move(scheduler),
-              collect_metrics,     std::move(reports), rss_bytes};
+  Parts parts{std::move(executor),
+              std::move(evictor),
+              std::move(scheduler),
+              collect_metrics,
+              reports,
+              rss_bytes};
   std::unique_ptr<Daemon> daemon(new Daemon(std::move(options), std::move(logger), std::move(host),
                                             std::move(deps), std::move(parts)));
   Daemon* self = daemon.get();

@@ -29,9 +29,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <thread>
-#include <vector>
 
 #include "agent/app/daemon_options.hpp"
 #include "agent/app/host.hpp"
@@ -58,7 +56,8 @@
 
 namespace koord::agent::app {
 
-// What the daemon borrows; each must outlive it.
+// What the daemon borrows; each must outlive it. create() registers an onChange callback on
+// `states` that refers to the daemon: stop the informers before the daemon is destroyed.
 struct DaemonDeps {
   k8s::Client& client;                     // the reports and the evictor
   statesinformer::StatesInformer& states;  // the node's Node, pods, NodeSLO and NodeMetric

@@ -7,7 +7,7 @@ Result<ReportCounter> ReportCounter::create(metrics::MetricsRegistry& registry) 
       metrics::CounterFamily family,
       registry.counterFamily("koord_agent_reports_total", "Reports written to the API server.",
                              {"object", "result"}));
-  return ReportCounter(std::move(family));
+  return ReportCounter(family);
 }
 
 void ReportCounter::count(std::string_view object,

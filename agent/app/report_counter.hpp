@@ -20,7 +20,7 @@ class ReportCounter {
   void count(std::string_view object, const Result<reporters::SyncOutcome>& outcome) const;
 
  private:
-  explicit ReportCounter(metrics::CounterFamily family) : family_(std::move(family)) {}
+  explicit ReportCounter(metrics::CounterFamily family) : family_(family) {}
 
   metrics::CounterFamily family_;
 };

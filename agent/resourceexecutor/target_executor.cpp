@@ -77,10 +77,7 @@ Result<std::unique_ptr<TargetExecutor>> TargetExecutor::create(TargetExecutorOpt
 
 TargetExecutor::TargetExecutor(TargetExecutorOptions options, const Clock& clock,
                                log::Logger logger, std::optional<metrics::CounterFamily> writes)
-    : options_(std::move(options)),
-      clock_(&clock),
-      logger_(std::move(logger)),
-      writes_(std::move(writes)) {
+    : options_(std::move(options)), clock_(&clock), logger_(std::move(logger)), writes_(writes) {
   options_.audit_capacity = options_.audit_capacity == 0 ? 1 : options_.audit_capacity;
 }
 
@@ -136,11 +133,11 @@ Status TargetExecutor::update(const TargetUpdate& update) {
   Result<std::string> value = canonicalTargetValue(update.target, update.value);
   TargetWriter* writer = writerFor(update.target);
   if (!value.ok() || writer == nullptr) {
-    const Status status =
-        !value.ok() ? value.status()
-                    : Status::unimplemented(
-                          "failed to write '" + requested + "': no " +
-                          (isResctrlTarget(update.target) ? "resctrl" : "net-QoS") + " writer");
+    Status status = !value.ok()
+                        ? value.status()
+                        : Status::unimplemented(
+                              "failed to write '" + requested + "': no " +
+                              (isResctrlTarget(update.target) ? "resctrl" : "net-QoS") + " writer");
     audit({clock_->now(), update.target, requested, std::nullopt, update.value, update.reason,
            WriteResult::kFailed, status});
     count(update.target, WriteResult::kFailed);

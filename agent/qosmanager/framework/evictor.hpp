@@ -147,7 +147,7 @@ class Evictor {
         events_(std::move(events)),
         options_(options),
         logger_(std::move(logger)),
-        counter_(std::move(counter)) {}
+        counter_(counter) {}
 
   // Under mu_: drops expired entries and accepted evictions older than the window.
   void pruneLocked(Clock::TimePoint now);
