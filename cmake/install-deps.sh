@@ -6,8 +6,8 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config git
-  libcpprest-dev nlohmann-json3-dev libyaml-cpp-dev libspdlog-dev libfmt-dev prometheus-cpp-dev
-  libcurl4-openssl-dev libssl-dev zlib1g-dev libboost-system-dev
+  nlohmann-json3-dev libyaml-cpp-dev libspdlog-dev libfmt-dev prometheus-cpp-dev
+  libcurl4-openssl-dev libssl-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format clang-tidy
   # Only for the bounded libFuzzer runs (test/fuzz/run-libfuzzer.sh): g++ has no libFuzzer.

@@ -5,8 +5,8 @@
 FROM debian:bookworm AS build
 RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       build-essential cmake ninja-build pkg-config \
-      libcpprest-dev nlohmann-json3-dev libyaml-cpp-dev libspdlog-dev libfmt-dev prometheus-cpp-dev \
-      libcurl4-openssl-dev libssl-dev zlib1g-dev libboost-system-dev \
+      nlohmann-json3-dev libyaml-cpp-dev libspdlog-dev libfmt-dev prometheus-cpp-dev \
+      libcurl4-openssl-dev libssl-dev zlib1g-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt CMakePresets.json ./
@@ -21,7 +21,7 @@ RUN cmake --preset release && cmake --build build/release --target koord-agent \
 
 FROM debian:bookworm-slim
 RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      ca-certificates libcpprest2.10 libcurl4 libfmt9 libprometheus-cpp-core1.0 libspdlog1.10 \
+      ca-certificates libcurl4 libfmt9 libprometheus-cpp-core1.0 libspdlog1.10 \
       libssl3 libyaml-cpp0.7 \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /src/build/release/agent/koord-agent /usr/local/bin/koord-agent

@@ -17,12 +17,11 @@
 // Other answers are written only after the request body has arrived.
 //
 // Threading: each handler runs on its connection's thread (no hand-off, for latency;
-// src/http/socket_server.cpp); at most
-// options.handler_threads handlers of kCompute routes run at once, and at most
-// options.waiting_handler_threads of kWaits routes besides them (HandlerKind), and they may run
-// concurrently with each other. A handler must be thread-safe and should return promptly (a
-// handler that never returns holds its thread and blocks the server's destruction). All methods of
-// HttpServer are thread-safe.
+// src/http/socket_server.cpp); at most options.handler_threads handlers of kCompute routes run at
+// once, and at most options.waiting_handler_threads of kWaits routes besides them (HandlerKind),
+// and they may run concurrently with each other. A handler must be thread-safe and should return
+// promptly (a handler that never returns holds its thread and blocks the server's destruction). All
+// methods of HttpServer are thread-safe.
 #pragma once
 
 #include <chrono>

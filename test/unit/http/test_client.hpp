@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "socket_bio.hpp"
@@ -18,6 +19,10 @@ namespace koord::http::testing {
 // Where a test server listens: plain HTTP, or HTTPS when `ca_file` names the certificate (PEM)
 // that the clients trust as their only CA, verifying the server's name (127.0.0.1) against it.
 struct Endpoint {
+  // A bare port is a plain-HTTP endpoint, so that `get(port, "/x")` reads as it always did.
+  Endpoint(uint16_t p = 0, std::string ca = "")  // NOLINT(google-explicit-constructor)
+      : port(p), ca_file(std::move(ca)) {}
+
   uint16_t port = 0;
   std::string ca_file;
 
