@@ -3,6 +3,7 @@
 #include <system_error>
 
 #include "agent/metricsadvisor/cgroup_file.hpp"
+#include "agent/system/cgroup_layout.hpp"
 
 namespace koord::agent::metricsadvisor {
 
@@ -32,9 +33,9 @@ Result<const std::string*> V1Hierarchy::dir() const {
 
 CgroupV1Reader::CgroupV1Reader(const system::SysPaths& paths, size_t max_open_files,
                                uint32_t inactive_file_period)
-    : cpuacct_(paths.cgroup_root, {"cpuacct", "cpu,cpuacct", "cpuacct,cpu"}),
-      cpu_(paths.cgroup_root, {"cpu", "cpu,cpuacct", "cpuacct,cpu"}),
-      memory_(paths.cgroup_root, {"memory"}),
+    : cpuacct_(paths.cgroup_root, system::v1SubsystemMounts("cpuacct")),
+      cpu_(paths.cgroup_root, system::v1SubsystemMounts("cpu")),
+      memory_(paths.cgroup_root, system::v1SubsystemMounts("memory")),
       files_(max_open_files),
       working_set_(files_, "memory.usage_in_bytes", "total_inactive_file", inactive_file_period) {}
 

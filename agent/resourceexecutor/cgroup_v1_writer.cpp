@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "agent/resourceexecutor/cgroup_file.hpp"
+#include "agent/system/cgroup_layout.hpp"
 #include "agent/system/sysfs_file.hpp"
 
 namespace koord::agent::resourceexecutor {
@@ -72,17 +73,9 @@ Result<std::filesystem::path> CgroupV1Writer::filePath(CgroupResource resource,
                                                        const std::filesystem::path& dir) const {
   KOORD_ASSIGN_OR_RETURN(std::string name, fileName(resource));
   const std::string_view subsystem = subsystemOf(resource);
-  std::filesystem::path mount = paths_.cgroup_root / subsystem;
-  if (subsystem == "cpu") {
-    std::error_code ec;
-    for (const char* candidate : {"cpu", "cpu,cpuacct", "cpuacct,cpu"}) {
-      if (std::filesystem::is_directory(paths_.cgroup_root / candidate, ec)) {
-        mount = paths_.cgroup_root / candidate;
-        break;
-      }
-    }
-  }
-  return mount / dir / name;
+  // The first folder the controller is mounted under (`cpu` or `cpu,cpuacct`, ...), as discovery
+  // finds it.
+  return system::subsystemRoot(paths_, system::CgroupVersion::kV1, subsystem) / dir / name;
 }
 
 Status CgroupV1Writer::write(CgroupResource resource, const std::filesystem::path& dir,

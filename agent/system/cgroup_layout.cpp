@@ -27,23 +27,6 @@ std::string quotedPath(const fs::path& path) {
   return "'" + path.string() + "'";
 }
 
-// The v1 folder names a controller is mounted under, canonical first.
-std::vector<std::string_view> v1Candidates(std::string_view subsystem) {
-  if (subsystem == "cpu") {
-    return {"cpu", "cpu,cpuacct", "cpuacct,cpu"};
-  }
-  if (subsystem == "cpuacct") {
-    return {"cpuacct", "cpu,cpuacct", "cpuacct,cpu"};
-  }
-  if (subsystem == "io" || subsystem == "blkio") {
-    return {"blkio"};
-  }
-  if (subsystem == "net_cls" || subsystem == "net_prio") {
-    return {subsystem, "net_cls,net_prio", "net_prio,net_cls"};
-  }
-  return {subsystem};
-}
-
 // The components of a kubelet cgroup root ("/a/b" -> {"a", "b"}; "/" and "" -> {}).
 Result<std::vector<std::string>> rootComponents(std::string_view cgroup_root) {
   std::vector<std::string> components;
@@ -158,6 +141,22 @@ Result<CgroupDriver> probeDriver(const SysPaths& paths, CgroupVersion version,
 
 }  // namespace
 
+std::vector<std::string> v1SubsystemMounts(std::string_view subsystem) {
+  if (subsystem == "cpu") {
+    return {"cpu", "cpu,cpuacct", "cpuacct,cpu"};
+  }
+  if (subsystem == "cpuacct") {
+    return {"cpuacct", "cpu,cpuacct", "cpuacct,cpu"};
+  }
+  if (subsystem == "io" || subsystem == "blkio") {
+    return {"blkio"};
+  }
+  if (subsystem == "net_cls" || subsystem == "net_prio") {
+    return {std::string(subsystem), "net_cls,net_prio", "net_prio,net_cls"};
+  }
+  return {std::string(subsystem)};
+}
+
 std::string_view toString(CgroupVersion version) {
   return version == CgroupVersion::kV2 ? "v2" : "v1";
 }
@@ -196,8 +195,8 @@ fs::path subsystemRoot(const SysPaths& paths, CgroupVersion version, std::string
   if (version == CgroupVersion::kV2) {
     return paths.cgroup_root;
   }
-  const std::vector<std::string_view> candidates = v1Candidates(subsystem);
-  for (std::string_view name : candidates) {
+  const std::vector<std::string> candidates = v1SubsystemMounts(subsystem);
+  for (const std::string& name : candidates) {
     fs::path candidate = paths.cgroup_root / name;
     if (isDir(candidate)) {
       return candidate;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "agent/system/cgroup_types.hpp"
 #include "agent/system/sys_paths.hpp"
@@ -36,6 +37,12 @@ inline constexpr std::string_view kDefaultKubeletConfigPath = "/var/lib/kubelet/
 // (v1 controllers plus a controller-less `unified/` v2 mount) is V1. Neither: kNotFound
 // "failed to detect cgroup version of '<cgroup_root>': ..." saying what was looked for.
 [[nodiscard]] Result<CgroupVersion> detectCgroupVersion(const SysPaths& paths);
+
+// The folder names distributions mount a v1 controller's hierarchy under, canonical first: cpu:
+// `cpu`, `cpu,cpuacct`, `cpuacct,cpu`; cpuacct: `cpuacct`, `cpu,cpuacct`, `cpuacct,cpu`; io and
+// blkio: `blkio`; net_cls / net_prio: the name, then `net_cls,net_prio`, `net_prio,net_cls`; any
+// other: its own name. The one list discovery, the metric readers and the cgroup writers probe.
+[[nodiscard]] std::vector<std::string> v1SubsystemMounts(std::string_view subsystem);
 
 // The folder holding `subsystem`'s hierarchy (cpu, cpuacct, cpuset, memory, blkio or io, pids, or
 // any other v1 controller name). Under V2 this is always <cgroup_root>. Under V1 it is the first
