@@ -174,11 +174,12 @@ void TargetExecutor::forget(KernelTarget target, const std::filesystem::path& di
   if (!parts.has_value()) {
     return;
   }
-  const std::string key = joinComponents(*parts).string();
-  for (KernelTarget each : kAllKernelTargets) {
-    if (isResctrlTarget(each) == isResctrlTarget(target)) {
-      cache_.erase({each, key});
-    }
+  const std::vector<std::string>& base = *parts;
+  for (auto it = cache_.begin(); it != cache_.end();) {
+    const auto cached = relativeComponents(it->first.second);
+    const bool same_family = isResctrlTarget(it->first.first) == isResctrlTarget(target);
+    const bool under = cached.has_value() && startsWith(*cached, base);
+    it = same_family && under ? cache_.erase(it) : std::next(it);
   }
 }
 

@@ -97,7 +97,8 @@ class TargetExecutor {
   // kInvalidArgument (canonicalTargetValue()) or the writer's error otherwise.
   [[nodiscard]] Status update(const TargetUpdate& update);
 
-  // Drops what is cached for `dir` of the targets of `target`'s family (a removed resctrl group).
+  // Drops what is cached for `dir`, and every dir under it, of the targets of `target`'s family:
+  // a removed resctrl group, or a network device's classes ("eth0"). "" drops the whole family.
   void forget(KernelTarget target, const std::filesystem::path& dir);
 
   // The kept audit records, oldest first.

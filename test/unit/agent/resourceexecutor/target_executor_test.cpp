@@ -200,6 +200,15 @@ TEST_F(TargetExecutorTest, NetQosClassesGoThroughTheSameCacheConfinementAndAudit
   EXPECT_EQ(classes.size(), 1U);
   EXPECT_EQ(writes("net_qos_class", "refused"), "9");
   EXPECT_EQ(writes("net_qos_class", "ok"), "1");
+
+  // Forgetting a resctrl group leaves the classes alone; forgetting the device drops them.
+  executor->forget(KernelTarget::kResctrlTasks, "eth0");
+  ASSERT_TRUE(executor->update(be).isOk());
+  EXPECT_EQ(executor->skippedWrites(), 2U);
+  executor->forget(KernelTarget::kNetQosClass, "eth0");
+  ASSERT_TRUE(executor->update(be).isOk());
+  EXPECT_EQ(executor->skippedWrites(), 2U);
+  EXPECT_EQ(writes("net_qos_class", "ok"), "2");
 }
 
 TEST_F(TargetExecutorTest, AFamilyWithoutAWriterIsUnimplemented) {
