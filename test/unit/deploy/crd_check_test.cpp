@@ -1,13 +1,13 @@
-// koord::api::schema::checkCrd() and CrdCatalog on hand-made CRDs.
+// koord::testing::schema::checkCrd() and CrdCatalog on hand-made CRDs.
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "koord/api/schema/crd.hpp"
+#include "test/support/schema/crd.hpp"
 
-namespace koord::api::schema {
+namespace koord::testing::schema {
 namespace {
 
 Json goodCrd() {
@@ -170,4 +170,4 @@ TEST(CrdCatalogTest, FindsEveryServedVersionAndRefusesDuplicates) {
 }
 
 }  // namespace
-}  // namespace koord::api::schema
+}  // namespace koord::testing::schema

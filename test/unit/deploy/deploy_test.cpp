@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "deploy_test_util.hpp"
-#include "koord/api/schema/crd.hpp"
-#include "koord/api/schema/validator.hpp"
+#include "test/support/schema/crd.hpp"
+#include "test/support/schema/validator.hpp"
 
 namespace koord::deploy_test {
 namespace {
 
-using api::schema::Json;
+using testing::schema::Json;
 
 struct Column {
   std::string name;
@@ -217,11 +217,11 @@ TEST(CrdsTest, EveryFileHoldsOneValidStructuralCrd) {
   ASSERT_EQ(crds.size(), yamlFiles("deploy/crds").size()) << "one document per file";
   for (const Manifest& crd : crds) {
     SCOPED_TRACE(crd.file);
-    std::vector<std::string> problems = api::schema::checkCrd(crd.doc.value);
+    std::vector<std::string> problems = testing::schema::checkCrd(crd.doc.value);
     for (const std::string& problem : problems) {
       ADD_FAILURE() << problem;
     }
-    auto summary = api::schema::summarizeCrd(crd.doc.value);
+    auto summary = testing::schema::summarizeCrd(crd.doc.value);
     ASSERT_TRUE(summary.ok()) << summary.status();
     EXPECT_EQ(crd.file, summary->group + "_" + summary->plural + ".yaml")
         << "files are named like Koordinator's config/crd/bases";
@@ -240,7 +240,7 @@ TEST(CrdsTest, EveryKindHasKoordinatorsNamesScopeVersionsAndColumns) {
     expected_files.insert(want.file);
     ASSERT_TRUE(by_file.count(want.file)) << "missing CRD file";
     const Json& crd = by_file.at(want.file)->doc.value;
-    auto summary = api::schema::summarizeCrd(crd);
+    auto summary = testing::schema::summarizeCrd(crd);
     ASSERT_TRUE(summary.ok()) << summary.status();
     EXPECT_EQ(summary->name, want.plural + "." + want.group);
     EXPECT_EQ(summary->group, want.group);
@@ -268,7 +268,7 @@ TEST(CrdsTest, EveryKindHasKoordinatorsNamesScopeVersionsAndColumns) {
         EXPECT_EQ(columns[i].type, want.columns[i].type);
         EXPECT_EQ(columns[i].json_path, want.columns[i].json_path);
       }
-      const Json* schema = api::schema::versionSchema(crd, version_name);
+      const Json* schema = testing::schema::versionSchema(crd, version_name);
       ASSERT_NE(schema, nullptr);
       for (const std::string& field : want.fields) {
         EXPECT_TRUE(declares(*schema, field)) << field << " is not declared";
@@ -287,8 +287,8 @@ TEST(CrdsTest, ReservationServesV1WithTheStorageSchemaAndNoConversion) {
     }
     const Json& reservation = manifest.doc.value;
     EXPECT_EQ(reservation.at("spec").at("conversion").at("strategy"), "None");
-    const Json* v1alpha1 = api::schema::versionSchema(reservation, "v1alpha1");
-    const Json* v1 = api::schema::versionSchema(reservation, "v1");
+    const Json* v1alpha1 = testing::schema::versionSchema(reservation, "v1alpha1");
+    const Json* v1 = testing::schema::versionSchema(reservation, "v1");
     ASSERT_NE(v1alpha1, nullptr);
     ASSERT_NE(v1, nullptr);
     EXPECT_EQ(*v1alpha1, *v1) << "conversion None needs one schema for both versions";

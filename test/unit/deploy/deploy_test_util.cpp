@@ -48,8 +48,8 @@ std::vector<Manifest> loadManifests(const std::string& relative_dir) {
   return out;
 }
 
-api::schema::CrdCatalog loadCatalog() {
-  api::schema::CrdCatalog catalog;
+testing::schema::CrdCatalog loadCatalog() {
+  testing::schema::CrdCatalog catalog;
   for (const Manifest& crd : loadManifests("deploy/crds")) {
     Status status = catalog.add(crd.doc.value);
     EXPECT_TRUE(status.isOk()) << crd.file << ": " << status;

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "koord/api/schema/crd.hpp"
 #include "koord/config/yaml.hpp"
+#include "test/support/schema/crd.hpp"
 
 namespace koord::deploy_test {
 
@@ -25,7 +25,7 @@ std::vector<std::string> yamlFiles(const std::string& relative_dir);
 std::vector<Manifest> loadManifests(const std::string& relative_dir);
 
 // A catalog of every CRD in deploy/crds/ (test failure when one does not load).
-api::schema::CrdCatalog loadCatalog();
+testing::schema::CrdCatalog loadCatalog();
 
 // Reads a file under the source tree (test failure when it cannot).
 std::string readSource(const std::string& relative);

@@ -9,13 +9,13 @@
 
 #include "deploy_test_util.hpp"
 #include "koord/api/registry.hpp"
-#include "koord/api/schema/crd.hpp"
-#include "koord/api/schema/validator.hpp"
+#include "test/support/schema/crd.hpp"
+#include "test/support/schema/validator.hpp"
 
 namespace koord::deploy_test {
 namespace {
 
-using api::schema::Json;
+using testing::schema::Json;
 
 // apiVersions of objects that are not custom resources (no CRD schema to check against).
 bool isBuiltIn(const std::string& api_version) {
@@ -29,7 +29,7 @@ std::string objectName(const Manifest& m) {
 }
 
 TEST(ExamplesTest, EveryCustomResourceValidatesWithNothingPruned) {
-  const api::schema::CrdCatalog catalog = loadCatalog();
+  const testing::schema::CrdCatalog catalog = loadCatalog();
   ASSERT_EQ(catalog.size(), 12u) << "10 CRDs, two of them serving two versions";
   int checked = 0;
   for (const Manifest& example : loadManifests("deploy/examples")) {
@@ -41,7 +41,7 @@ TEST(ExamplesTest, EveryCustomResourceValidatesWithNothingPruned) {
     }
     const Json* schema = catalog.find(api_version, kind);
     ASSERT_NE(schema, nullptr) << "no CRD serves " << api_version << " " << kind;
-    auto result = api::schema::validateObject(*schema, example.doc.value);
+    auto result = testing::schema::validateObject(*schema, example.doc.value);
     for (const auto& error : result.errors) {
       ADD_FAILURE() << "line " << example.doc.lineOf("") << ": " << error.toString();
     }
@@ -136,16 +136,16 @@ TEST(ExamplesTest, ShortFormReservationIsVerbatimAndDefaultsLikeTheApiserver) {
       "      memory: \"8Gi\"\n";
   EXPECT_EQ(readSource("deploy/examples/reservation-short-form.yaml"), kVerbatim);
 
-  const api::schema::CrdCatalog catalog = loadCatalog();
+  const testing::schema::CrdCatalog catalog = loadCatalog();
   const Json* v1 = catalog.find("scheduling.koordinator.sh/v1", "Reservation");
   ASSERT_NE(v1, nullptr);
   auto docs = config::parseYamlDocuments(kVerbatim, "short-form");
   ASSERT_TRUE(docs.ok()) << docs.status();
   const Json& reservation = docs->front().value;
-  auto result = api::schema::validateObject(*v1, reservation);
+  auto result = testing::schema::validateObject(*v1, reservation);
   EXPECT_TRUE(result.ok()) << result.toStatus("short form");
   EXPECT_TRUE(result.warnings.empty());
-  const Json defaulted = api::schema::applyDefaults(*v1, reservation);
+  const Json defaulted = testing::schema::applyDefaults(*v1, reservation);
   EXPECT_EQ(defaulted.at("spec").at("allocateOnce"), true);
   EXPECT_EQ(defaulted.at("spec").at("ttl"), "24h");
   EXPECT_EQ(defaulted.at("spec").at("resources").at("requests").at("cpu"), "4");
@@ -238,7 +238,7 @@ TEST(ExamplesTest, BrokenObjectsAreRejectedNamingTheField) {
       {"valid short form for contrast", "scheduling.koordinator.sh/v1", "Reservation",
        "metadata: {name: r}\nspec:\n  resources: {requests: {cpu: 4, memory: 8Gi}}\n", "", ""},
   };
-  const api::schema::CrdCatalog catalog = loadCatalog();
+  const testing::schema::CrdCatalog catalog = loadCatalog();
   for (const BrokenExample& c : cases) {
     SCOPED_TRACE(c.name);
     const Json* schema = catalog.find(c.api_version, c.kind);
@@ -248,7 +248,7 @@ TEST(ExamplesTest, BrokenObjectsAreRejectedNamingTheField) {
     Json object = docs->front().value;
     object["apiVersion"] = c.api_version;
     object["kind"] = c.kind;
-    auto result = api::schema::validateObject(*schema, object);
+    auto result = testing::schema::validateObject(*schema, object);
     const std::string errors = result.toStatus(c.name).message();
     if (c.error.empty()) {
       EXPECT_TRUE(result.ok()) << errors;

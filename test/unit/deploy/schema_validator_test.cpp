@@ -1,12 +1,12 @@
-// koord::api::schema::validate(), applyDefaults() and checkStructural() on small schemas.
+// koord::testing::schema::validate(), applyDefaults() and checkStructural() on small schemas.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "koord/api/schema/validator.hpp"
+#include "test/support/schema/validator.hpp"
 
-namespace koord::api::schema {
+namespace koord::testing::schema {
 namespace {
 
 const char* kQuantityPattern =
@@ -317,4 +317,4 @@ TEST(StructuralTest, Table) {
 }
 
 }  // namespace
-}  // namespace koord::api::schema
+}  // namespace koord::testing::schema

@@ -19,7 +19,7 @@
 
 #include "koord/common/status.hpp"
 
-namespace koord::api::schema {
+namespace koord::testing::schema {
 
 using Json = nlohmann::json;
 
@@ -86,4 +86,4 @@ struct ValidationResult {
 [[nodiscard]] std::vector<std::string> checkStructural(const Json& schema,
                                                        const std::string& path = "openAPIV3Schema");
 
-}  // namespace koord::api::schema
+}  // namespace koord::testing::schema

@@ -14,7 +14,7 @@
 #pragma GCC diagnostic pop
 #endif
 
-namespace koord::api::schema::detail {
+namespace koord::testing::schema::detail {
 
 namespace {
 
@@ -111,4 +111,4 @@ bool Pattern::search(std::string_view text) const {
   return std::regex_search(text.begin(), text.end(), impl_->regex);
 }
 
-}  // namespace koord::api::schema::detail
+}  // namespace koord::testing::schema::detail

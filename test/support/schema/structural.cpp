@@ -2,10 +2,10 @@
 #include <string>
 #include <vector>
 
-#include "koord/api/schema/validator.hpp"
 #include "schema_util.hpp"
+#include "test/support/schema/validator.hpp"
 
-namespace koord::api::schema {
+namespace koord::testing::schema {
 
 namespace {
 
@@ -387,4 +387,4 @@ std::vector<std::string> checkStructural(const Json& schema, const std::string& 
   return out;
 }
 
-}  // namespace koord::api::schema
+}  // namespace koord::testing::schema

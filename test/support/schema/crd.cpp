@@ -1,12 +1,12 @@
-#include "koord/api/schema/crd.hpp"
+#include "test/support/schema/crd.hpp"
 
 #include <set>
 #include <string_view>
 
-#include "koord/api/schema/validator.hpp"
 #include "schema_util.hpp"
+#include "test/support/schema/validator.hpp"
 
-namespace koord::api::schema {
+namespace koord::testing::schema {
 
 namespace {
 
@@ -346,4 +346,4 @@ std::optional<CrdSummary> CrdCatalog::summary(const std::string& api_version,
   return it->second.second;
 }
 
-}  // namespace koord::api::schema
+}  // namespace koord::testing::schema

@@ -1,4 +1,5 @@
-// Helpers shared by the schema validator and the structural checks (private to src/api/schema).
+// Helpers shared by the schema validator and the structural checks (private to
+// test/support/schema).
 #pragma once
 
 #include <cstdint>
@@ -9,7 +10,7 @@
 #include <string_view>
 #include <utility>
 
-namespace koord::api::schema::detail {
+namespace koord::testing::schema::detail {
 
 using Json = nlohmann::json;
 
@@ -39,4 +40,4 @@ class Pattern {
   std::shared_ptr<const Impl> impl_;
 };
 
-}  // namespace koord::api::schema::detail
+}  // namespace koord::testing::schema::detail

@@ -1,6 +1,6 @@
 // CustomResourceDefinition checks and a catalog of CRD schemas keyed by apiVersion and kind.
 //
-// Used offline (tests, `koord-extender simulate`) to check manifests before a real apiserver sees
+// Used offline by the tests (test/unit/deploy/) to check manifests before a real apiserver sees
 // them. All functions are pure and thread-safe; none throws. A CrdCatalog is not synchronised:
 // build it once, then share it read-only.
 #pragma once
@@ -14,7 +14,7 @@
 
 #include "koord/common/result.hpp"
 
-namespace koord::api::schema {
+namespace koord::testing::schema {
 
 using Json = nlohmann::json;
 
@@ -65,4 +65,4 @@ class CrdCatalog {
   std::map<std::pair<std::string, std::string>, std::pair<Json, CrdSummary>> schemas_;
 };
 
-}  // namespace koord::api::schema
+}  // namespace koord::testing::schema

@@ -1,4 +1,4 @@
-#include "koord/api/schema/validator.hpp"
+#include "test/support/schema/validator.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -9,10 +9,12 @@
 #include "koord/api/codec.hpp"
 #include "schema_util.hpp"
 
-namespace koord::api::schema {
+namespace koord::testing::schema {
 
 namespace {
 
+using api::childPath;
+using api::indexPath;
 using detail::boolField;
 using detail::intField;
 using detail::isDateTime;
@@ -406,4 +408,4 @@ Json applyDefaults(const Json& schema, const Json& value) {
   return out;
 }
 
-}  // namespace koord::api::schema
+}  // namespace koord::testing::schema
