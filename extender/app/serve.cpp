@@ -12,7 +12,6 @@
 
 #include "extender/app/k8s_binder.hpp"
 #include "extender/framework/cluster_state.hpp"
-#include "extender/framework/framework_service.hpp"
 #include "extender/framework/handle.hpp"
 #include "extender/framework/runtime.hpp"
 #include "extender/objects/kind_sources.hpp"
@@ -20,6 +19,7 @@
 #include "extender/plugins/kube/kube_plugins.hpp"
 #include "extender/reservation/controller.hpp"
 #include "extender/server/extender_server.hpp"
+#include "extender/server/framework_service.hpp"
 #include "koord/api/core/node.hpp"
 #include "koord/api/core/pod.hpp"
 #include "koord/api/scheduling/reservation.hpp"
@@ -281,7 +281,7 @@ Status serve(const config::KoordExtenderConfiguration& config, const log::Logger
   // Binds share the connections and the rate limit, and end within bindTimeout (the runtime's
   // bind_timeout; see KoordExtenderConfiguration::bind_timeout).
   K8sBinder binder(shared_rest);
-  framework::FrameworkService service(**runtime, state, binder, synced);
+  server::FrameworkService service(**runtime, state, binder, synced);
   KOORD_ASSIGN_OR_RETURN(
       std::unique_ptr<server::ExtenderServer> http,
       server::ExtenderServer::create(service, metrics, serverOptions(config, logger)));

@@ -4,7 +4,7 @@
 
 namespace koord::extender::server {
 
-Result<std::unique_ptr<ExtenderServer>> ExtenderServer::create(framework::ExtenderService& service,
+Result<std::unique_ptr<ExtenderServer>> ExtenderServer::create(ExtenderService& service,
                                                                metrics::MetricsRegistry& metrics,
                                                                const ServerOptions& options) {
   http::HttpServerOptions http_options;

@@ -27,7 +27,7 @@
 #include <memory>
 #include <string>
 
-#include "extender/framework/extender_service.hpp"
+#include "extender/server/extender_service.hpp"
 #include "koord/common/result.hpp"
 #include "koord/http/server.hpp"
 #include "koord/log/logger.hpp"
@@ -71,8 +71,7 @@ struct ServerOptions {
 // Routes the four verbs under `url_prefix` plus /healthz, /readyz and /metrics on `server`.
 // `service` and `metrics` must outlive the server. kInvalidArgument for a prefix that is not a
 // valid path, kAlreadyExists when a route is taken.
-[[nodiscard]] Status registerExtenderRoutes(http::HttpServer& server,
-                                            framework::ExtenderService& service,
+[[nodiscard]] Status registerExtenderRoutes(http::HttpServer& server, ExtenderService& service,
                                             const std::string& url_prefix,
                                             metrics::MetricsRegistry& metrics,
                                             const log::Logger& logger);
@@ -82,8 +81,7 @@ class ExtenderServer {
   // Validates the options and routes everything; does no I/O. `service` and `metrics` must
   // outlive the server. kInvalidArgument naming the option for a bad one.
   [[nodiscard]] static Result<std::unique_ptr<ExtenderServer>> create(
-      framework::ExtenderService& service, metrics::MetricsRegistry& metrics,
-      const ServerOptions& options);
+      ExtenderService& service, metrics::MetricsRegistry& metrics, const ServerOptions& options);
 
   // Binds and serves (kUnavailable naming the address when it cannot listen; kInvalidArgument
   // when the TLS files cannot be loaded).

@@ -7,17 +7,17 @@
 #include <utility>
 
 #include "extender/server/extender_server.hpp"
+#include "extender/server/wire/args_decoder.hpp"
+#include "extender/server/wire/args_key.hpp"
+#include "extender/server/wire/reply_writer.hpp"
 #include "koord/api/codec.hpp"
-#include "koord/api/extender/args_decoder.hpp"
-#include "koord/api/extender/args_key.hpp"
-#include "koord/api/extender/reply_writer.hpp"
 #include "koord/api/extender/types.hpp"
 #include "koord/metrics/exposer.hpp"
 
 namespace koord::extender::server {
 namespace {
 
-namespace wire = api::extender;
+namespace ext = api::extender;
 
 enum class Verb { kFilter, kPrioritize, kBind, kPreempt };
 
@@ -49,15 +49,15 @@ http::HttpResponse badRequest(Verb verb, const std::string& message) {
   api::Json body;
   switch (verb) {
     case Verb::kFilter: {
-      wire::ExtenderFilterResult result;
+      ext::ExtenderFilterResult result;
       result.error = message;
-      body = wire::toJson(result);
+      body = ext::toJson(result);
       break;
     }
     case Verb::kBind: {
-      wire::ExtenderBindingResult result;
+      ext::ExtenderBindingResult result;
       result.error = message;
-      body = wire::toJson(result);
+      body = ext::toJson(result);
       break;
     }
     case Verb::kPrioritize:
@@ -85,7 +85,7 @@ Result<Args> decode(const std::string& body, std::string_view type_name) {
                                    std::string(api::jsonTypeName(*parsed)));
   }
   Args args;
-  const Status status = wire::fromJson(*parsed, args, "");
+  const Status status = ext::fromJson(*parsed, args, "");
   if (!status.isOk()) {
     return Status::invalidArgument(prefix + status.message());
   }
@@ -102,7 +102,7 @@ struct VerbSources {
   metrics::Counter filter_decoded;
 };
 
-http::HttpResponse serve(Verb verb, framework::ExtenderService& service, const std::string& body,
+http::HttpResponse serve(Verb verb, ExtenderService& service, const std::string& body,
                          const VerbSources& sources) {
   switch (verb) {
     case Verb::kFilter: {
@@ -113,7 +113,7 @@ http::HttpResponse serve(Verb verb, framework::ExtenderService& service, const s
           return http::HttpResponse::json(200, wire::writeJson(*known));
         }
       }
-      Result<wire::ExtenderArgs> args = wire::decodeExtenderArgs(body);
+      Result<ext::ExtenderArgs> args = wire::decodeExtenderArgs(body);
       if (!args.ok()) {
         return badRequest(verb, args.status().message());
       }
@@ -128,7 +128,7 @@ http::HttpResponse serve(Verb verb, framework::ExtenderService& service, const s
           return http::HttpResponse::json(200, wire::writeJson(*known));
         }
       }
-      Result<wire::ExtenderArgs> args = wire::decodeExtenderArgs(body);
+      Result<ext::ExtenderArgs> args = wire::decodeExtenderArgs(body);
       if (!args.ok()) {
         return badRequest(verb, args.status().message());
       }
@@ -136,26 +136,26 @@ http::HttpResponse serve(Verb verb, framework::ExtenderService& service, const s
       return http::HttpResponse::json(200, wire::writeJson(service.prioritize(*args)));
     }
     case Verb::kBind: {
-      Result<wire::ExtenderBindingArgs> args =
-          decode<wire::ExtenderBindingArgs>(body, "ExtenderBindingArgs");
+      Result<ext::ExtenderBindingArgs> args =
+          decode<ext::ExtenderBindingArgs>(body, "ExtenderBindingArgs");
       if (!args.ok()) {
         return badRequest(verb, args.status().message());
       }
-      return ok(wire::toJson(service.bind(*args)));
+      return ok(ext::toJson(service.bind(*args)));
     }
     case Verb::kPreempt: {
-      Result<wire::ExtenderPreemptionArgs> args =
-          decode<wire::ExtenderPreemptionArgs>(body, "ExtenderPreemptionArgs");
+      Result<ext::ExtenderPreemptionArgs> args =
+          decode<ext::ExtenderPreemptionArgs>(body, "ExtenderPreemptionArgs");
       if (!args.ok()) {
         return badRequest(verb, args.status().message());
       }
-      return ok(wire::toJson(service.preempt(*args)));
+      return ok(ext::toJson(service.preempt(*args)));
     }
   }
   return badRequest(verb, "unknown verb");
 }
 
-http::HttpHandler verbHandler(Verb verb, framework::ExtenderService& service,
+http::HttpHandler verbHandler(Verb verb, ExtenderService& service,
                               metrics::HistogramFamily durations, VerbSources sources,
                               const log::Logger& logger) {
   return [verb, &service, durations, sources, logger](const http::HttpRequest& request) {
@@ -189,7 +189,7 @@ std::string normalizeUrlPrefix(const std::string& url_prefix) {
   return prefix;
 }
 
-Status registerExtenderRoutes(http::HttpServer& server, framework::ExtenderService& service,
+Status registerExtenderRoutes(http::HttpServer& server, ExtenderService& service,
                               const std::string& url_prefix, metrics::MetricsRegistry& metrics,
                               const log::Logger& logger) {
   KOORD_ASSIGN_OR_RETURN(

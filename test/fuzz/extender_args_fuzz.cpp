@@ -11,14 +11,15 @@
 #include <string_view>
 #include <vector>
 
+#include "extender/server/wire/args_decoder.hpp"
+#include "extender/server/wire/args_key.hpp"
 #include "koord/api/codec.hpp"
-#include "koord/api/extender/args_decoder.hpp"
-#include "koord/api/extender/args_key.hpp"
 #include "koord/api/extender/types.hpp"
 
 namespace {
 
 namespace api = koord::api;
+namespace wire = koord::extender::server::wire;
 
 // The tree decoder's result, with Pod.metadata.managedFields taken out first (wherever the keys
 // match as the streaming decoder matches them); false when it fails.
@@ -93,9 +94,9 @@ bool hasDuplicateKeys(std::string_view text) {
 // NOLINTNEXTLINE(readability-identifier-naming): the name libFuzzer calls.
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  auto streamed = api::extender::decodeExtenderArgs(text);
+  auto streamed = wire::decodeExtenderArgs(text);
   auto parsed = api::parseJson(text);
-  if (auto key = api::extender::scanExtenderArgsKey(text)) {
+  if (auto key = wire::scanExtenderArgsKey(text)) {
     if (!parsed.ok()) {
       std::abort();  // the key scan accepted what is not JSON
     }

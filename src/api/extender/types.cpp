@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "equal_fold.hpp"
+#include "koord/api/extender/equal_fold.hpp"
 
 namespace koord::api::extender {
 

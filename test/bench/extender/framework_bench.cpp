@@ -26,10 +26,10 @@
 #include <vector>
 
 #include "extender/framework/cluster_state.hpp"
-#include "extender/framework/framework_service.hpp"
 #include "extender/framework/registry.hpp"
 #include "extender/framework/runtime.hpp"
 #include "extender/server/extender_server.hpp"
+#include "extender/server/framework_service.hpp"
 #include "koord/api/extender/types.hpp"
 #include "koord/common/clock.hpp"
 #include "koord/log/logger.hpp"
@@ -37,6 +37,8 @@
 
 namespace koord::extender::framework {
 namespace {
+
+using server::FrameworkService;
 
 constexpr int kNodes = 5000;
 constexpr int kPodsPerNode = 10;

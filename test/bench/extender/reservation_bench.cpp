@@ -26,15 +26,17 @@
 #include <vector>
 
 #include "extender/framework/cluster_state.hpp"
-#include "extender/framework/framework_service.hpp"
 #include "extender/framework/runtime.hpp"
 #include "extender/plugins/builtin.hpp"
+#include "extender/server/framework_service.hpp"
 #include "koord/api/extender/types.hpp"
 #include "koord/api/scheduling/reservation.hpp"
 #include "koord/common/clock.hpp"
 
 namespace koord::extender::framework {
 namespace {
+
+using server::FrameworkService;
 
 constexpr int kNodes = 1000;
 constexpr int kPodsPerNode = 10;

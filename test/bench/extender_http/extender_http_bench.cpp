@@ -15,34 +15,33 @@
 #include <vector>
 
 #include "extender/server/extender_server.hpp"
+#include "extender/server/wire/args_decoder.hpp"
+#include "extender/server/wire/reply_writer.hpp"
 #include "koord/api/codec.hpp"
-#include "koord/api/extender/args_decoder.hpp"
-#include "koord/api/extender/reply_writer.hpp"
+#include "koord/api/extender/types.hpp"
 #include "support/post_client.hpp"
 
 namespace koord::extender::server {
 namespace {
 
-namespace wire = api::extender;
+namespace ext = api::extender;
 
-class StubService final : public framework::ExtenderService {
+class StubService final : public ExtenderService {
  public:
-  wire::ExtenderFilterResult filter(const wire::ExtenderArgs& args) override {
-    wire::ExtenderFilterResult result;
+  ext::ExtenderFilterResult filter(const ext::ExtenderArgs& args) override {
+    ext::ExtenderFilterResult result;
     result.nodeNames = args.nodeNames;
     return result;
   }
-  wire::HostPriorityList prioritize(const wire::ExtenderArgs& args) override {
-    wire::HostPriorityList list;
+  ext::HostPriorityList prioritize(const ext::ExtenderArgs& args) override {
+    ext::HostPriorityList list;
     for (const std::string& name : args.nodeNames.value_or(std::vector<std::string>{})) {
       list.push_back({name, 5});
     }
     return list;
   }
-  wire::ExtenderBindingResult bind(const wire::ExtenderBindingArgs&) override { return {}; }
-  wire::ExtenderPreemptionResult preempt(const wire::ExtenderPreemptionArgs&) override {
-    return {};
-  }
+  ext::ExtenderBindingResult bind(const ext::ExtenderBindingArgs&) override { return {}; }
+  ext::ExtenderPreemptionResult preempt(const ext::ExtenderPreemptionArgs&) override { return {}; }
   bool ready() const override { return true; }
 };
 
@@ -138,8 +137,8 @@ void BM_DecodeExtenderArgs(benchmark::State& state) {
       benchmark::DoNotOptimize(args);
     } else {
       auto parsed = api::parseJson(body);
-      wire::ExtenderArgs args;
-      benchmark::DoNotOptimize(wire::fromJson(*parsed, args, ""));
+      ext::ExtenderArgs args;
+      benchmark::DoNotOptimize(ext::fromJson(*parsed, args, ""));
       benchmark::DoNotOptimize(args);
     }
   }
@@ -151,16 +150,16 @@ BENCHMARK(BM_DecodeExtenderArgs)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 // JSON tree (Arg 0) against the direct writers the server uses (Arg 1).
 void BM_EncodeReplies(benchmark::State& state) {
   const bool direct = state.range(0) == 1;
-  wire::ExtenderFilterResult filtered;
+  ext::ExtenderFilterResult filtered;
   filtered.nodeNames.emplace();
-  wire::HostPriorityList priorities;
+  ext::HostPriorityList priorities;
   for (int i = 0; i < 500; ++i) {
     filtered.nodeNames->push_back("node-" + std::to_string(i) + ".cluster.example.com");
     priorities.push_back({filtered.nodeNames->back(), i % 11});
   }
   for (auto _ : state) {
-    std::string a = direct ? wire::writeJson(filtered) : wire::toJson(filtered).dump();
-    std::string b = direct ? wire::writeJson(priorities) : wire::toJson(priorities).dump();
+    std::string a = direct ? wire::writeJson(filtered) : ext::toJson(filtered).dump();
+    std::string b = direct ? wire::writeJson(priorities) : ext::toJson(priorities).dump();
     benchmark::DoNotOptimize(a);
     benchmark::DoNotOptimize(b);
   }

@@ -1,4 +1,4 @@
-// gmock of koord::extender::framework::ExtenderService, for tests of the HTTP server and of
+// gmock of koord::extender::server::ExtenderService, for tests of the HTTP server and of
 // anything else that drives the four extender verbs.
 #pragma once
 
@@ -6,20 +6,20 @@
 
 #include <optional>
 
-#include "extender/framework/extender_service.hpp"
+#include "extender/server/extender_service.hpp"
 
 namespace koord::extender::testing {
 
-class MockExtenderService : public framework::ExtenderService {
+class MockExtenderService : public server::ExtenderService {
  public:
   MOCK_METHOD(api::extender::ExtenderFilterResult, filter, (const api::extender::ExtenderArgs&),
               (override));
   MOCK_METHOD(api::extender::HostPriorityList, prioritize, (const api::extender::ExtenderArgs&),
               (override));
   MOCK_METHOD(std::optional<api::extender::ExtenderFilterResult>, filterKnownPod,
-              (const api::extender::ExtenderArgsKey&), (override));
+              (const server::wire::ExtenderArgsKey&), (override));
   MOCK_METHOD(std::optional<api::extender::HostPriorityList>, prioritizeKnownPod,
-              (const api::extender::ExtenderArgsKey&), (override));
+              (const server::wire::ExtenderArgsKey&), (override));
   MOCK_METHOD(api::extender::ExtenderBindingResult, bind,
               (const api::extender::ExtenderBindingArgs&), (override));
   MOCK_METHOD(api::extender::ExtenderPreemptionResult, preempt,

@@ -23,7 +23,7 @@
 namespace koord::extender::server {
 namespace {
 
-namespace wire = api::extender;
+namespace ext = api::extender;
 using ::koord::extender::testing::MockExtenderService;
 using ::testing::_;
 using ::testing::Invoke;
@@ -84,9 +84,9 @@ TEST_P(RoundTripTest, AnswersInTheWireShape) {
   EXPECT_EQ(parse(reply.body), parse(c.reply)) << reply.body;
 }
 
-wire::ExtenderFilterResult filterResult(std::vector<std::string> names, wire::FailedNodesMap failed,
-                                        wire::FailedNodesMap unresolvable, std::string error) {
-  wire::ExtenderFilterResult result;
+ext::ExtenderFilterResult filterResult(std::vector<std::string> names, ext::FailedNodesMap failed,
+                                       ext::FailedNodesMap unresolvable, std::string error) {
+  ext::ExtenderFilterResult result;
   result.nodeNames = std::move(names);
   result.failedNodes = std::move(failed);
   result.failedAndUnresolvableNodes = std::move(unresolvable);
@@ -103,7 +103,7 @@ INSTANTIATE_TEST_SUITE_P(
             [](MockExtenderService& s) {
               // The service does not hold the pod: the body is decoded in full.
               EXPECT_CALL(s, filterKnownPod(_)).WillOnce(Return(std::nullopt));
-              EXPECT_CALL(s, filter(_)).WillOnce(Invoke([](const wire::ExtenderArgs& args) {
+              EXPECT_CALL(s, filter(_)).WillOnce(Invoke([](const ext::ExtenderArgs& args) {
                 EXPECT_EQ(args.pod.metadata.name, "web-0");
                 EXPECT_EQ(args.pod.metadata.uid, "uid-1");
                 EXPECT_FALSE(args.nodes.has_value());
@@ -127,7 +127,7 @@ INSTANTIATE_TEST_SUITE_P(
         RoundTripCase{
             "FilterError", "/scheduler/filter", withPod(R"(,"Nodes":null,"NodeNames":["n1"]})"),
             [](MockExtenderService& s) {
-              wire::ExtenderFilterResult result;
+              ext::ExtenderFilterResult result;
               result.error = "failed to run pre-filter 'ElasticQuota': quota 'q' not found";
               EXPECT_CALL(s, filterKnownPod(_)).WillOnce(Return(std::nullopt));
               EXPECT_CALL(s, filter(_)).WillOnce(Return(result));
@@ -154,7 +154,7 @@ INSTANTIATE_TEST_SUITE_P(
         RoundTripCase{"FilterCaseInsensitiveKeys", "/scheduler/filter",
                       std::string("{\"pod\":") + kPod + R"(,"nodenames":["n1"]})",
                       [](MockExtenderService& s) {
-                        EXPECT_CALL(s, filter(_)).WillOnce(Invoke([](const wire::ExtenderArgs& a) {
+                        EXPECT_CALL(s, filter(_)).WillOnce(Invoke([](const ext::ExtenderArgs& a) {
                           EXPECT_EQ(a.pod.metadata.name, "web-0");
                           return filterResult(a.nodeNames.value_or(std::vector<std::string>{}), {},
                                               {}, "");
@@ -168,9 +168,9 @@ INSTANTIATE_TEST_SUITE_P(
             [](MockExtenderService& s) {
               // The service cannot tell the pod by its key: the body is decoded in full.
               EXPECT_CALL(s, prioritizeKnownPod(_)).WillOnce(Return(std::nullopt));
-              EXPECT_CALL(s, prioritize(_)).WillOnce(Invoke([](const wire::ExtenderArgs& args) {
+              EXPECT_CALL(s, prioritize(_)).WillOnce(Invoke([](const ext::ExtenderArgs& args) {
                 EXPECT_EQ(args.nodeNames->size(), 2u);
-                return wire::HostPriorityList{{"n1", 7}, {"n2", 0}};
+                return ext::HostPriorityList{{"n1", 7}, {"n2", 0}};
               }));
             },
             R"([{"Host":"n1","Score":7},{"Host":"n2","Score":0}])"},
@@ -183,7 +183,7 @@ INSTANTIATE_TEST_SUITE_P(
                             .WillOnce(Invoke([](const wire::ExtenderArgsKey& key) {
                               EXPECT_EQ(key.pod_uid, "uid-1");
                               EXPECT_EQ(key.node_names, (std::vector<std::string>{"n1", "n2"}));
-                              return std::optional(wire::HostPriorityList{{"n2", 4}});
+                              return std::optional(ext::HostPriorityList{{"n2", 4}});
                             }));
                       },
                       R"([{"Host":"n2","Score":4}])"},
@@ -191,9 +191,9 @@ INSTANTIATE_TEST_SUITE_P(
             "Bind", "/scheduler/bind",
             R"({"PodName":"web-0","PodNamespace":"default","PodUID":"uid-1","Node":"n1"})",
             [](MockExtenderService& s) {
-              EXPECT_CALL(s, bind(_)).WillOnce(Invoke([](const wire::ExtenderBindingArgs& args) {
-                EXPECT_EQ(args, (wire::ExtenderBindingArgs{"web-0", "default", "uid-1", "n1"}));
-                return wire::ExtenderBindingResult{};
+              EXPECT_CALL(s, bind(_)).WillOnce(Invoke([](const ext::ExtenderBindingArgs& args) {
+                EXPECT_EQ(args, (ext::ExtenderBindingArgs{"web-0", "default", "uid-1", "n1"}));
+                return ext::ExtenderBindingResult{};
               }));
             },
             R"({"Error":""})"},
@@ -203,7 +203,7 @@ INSTANTIATE_TEST_SUITE_P(
             [](MockExtenderService& s) {
               EXPECT_CALL(s, bind(_))
                   .WillOnce(Return(
-                      wire::ExtenderBindingResult{"node 'n1' no longer fits: Insufficient cpu"}));
+                      ext::ExtenderBindingResult{"node 'n1' no longer fits: Insufficient cpu"}));
             },
             R"({"Error":"node 'n1' no longer fits: Insufficient cpu"})"},
         RoundTripCase{
@@ -213,13 +213,13 @@ INSTANTIATE_TEST_SUITE_P(
                     R"("n2":{"Pods":[{"UID":"v3"}],"NumPDBViolations":0}}})"),
             [](MockExtenderService& s) {
               EXPECT_CALL(s, preempt(_))
-                  .WillOnce(Invoke([](const wire::ExtenderPreemptionArgs& args) {
+                  .WillOnce(Invoke([](const ext::ExtenderPreemptionArgs& args) {
                     EXPECT_FALSE(args.nodeNameToVictims.has_value());
                     EXPECT_EQ(args.nodeNameToMetaVictims->at("n1").pods.size(), 2u);
                     EXPECT_EQ(args.nodeNameToMetaVictims->at("n1").numPDBViolations, 1);
-                    wire::ExtenderPreemptionResult result;
+                    ext::ExtenderPreemptionResult result;
                     result.nodeNameToMetaVictims =
-                        std::map<std::string, wire::MetaVictims>{{"n1", {{{"v2"}}, 0}}};
+                        std::map<std::string, ext::MetaVictims>{{"n1", {{{"v2"}}, 0}}};
                     return result;
                   }));
             },
@@ -229,10 +229,10 @@ INSTANTIATE_TEST_SUITE_P(
                               R"(],"NumPDBViolations":0}},"NodeNameToMetaVictims":null})"),
                       [](MockExtenderService& s) {
                         EXPECT_CALL(s, preempt(_))
-                            .WillOnce(Invoke([](const wire::ExtenderPreemptionArgs& args) {
+                            .WillOnce(Invoke([](const ext::ExtenderPreemptionArgs& args) {
                               EXPECT_EQ(args.nodeNameToVictims->at("n1").pods.at(0).metadata.uid,
                                         "uid-1");
-                              return wire::ExtenderPreemptionResult{};
+                              return ext::ExtenderPreemptionResult{};
                             }));
                       },
                       R"({"NodeNameToMetaVictims":null})"}),
@@ -241,9 +241,9 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST_F(ServerTest, FilterWithNodeObjectsReturnsTheGivenNodes) {
-  EXPECT_CALL(service_, filter(_)).WillOnce(Invoke([](const wire::ExtenderArgs& args) {
+  EXPECT_CALL(service_, filter(_)).WillOnce(Invoke([](const ext::ExtenderArgs& args) {
     EXPECT_FALSE(args.nodeNames.has_value());
-    wire::ExtenderFilterResult result;
+    ext::ExtenderFilterResult result;
     result.nodes = args.nodes;
     result.nodes->items.resize(1);
     result.failedNodes = {{"n2", "Insufficient cpu"}};
@@ -401,7 +401,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_F(ServerTest, BodyOverTheCapIs413AndUnderTheCapIsServed) {
   ServerOptions options;
   options.max_request_bytes = 4096;
-  EXPECT_CALL(service_, bind(_)).WillOnce(Return(wire::ExtenderBindingResult{}));
+  EXPECT_CALL(service_, bind(_)).WillOnce(Return(ext::ExtenderBindingResult{}));
   startServer(options);
   const std::string padding(5000, ' ');
   const std::string request = R"({"PodName":"p","PodNamespace":"ns","PodUID":"u","Node":"n1"})";
@@ -419,7 +419,7 @@ TEST_F(ServerTest, ReadyzFollowsTheServiceAndHealthzIsAlwaysOk) {
 }
 
 TEST_F(ServerTest, MetricsCountRequestsByVerbAndCode) {
-  EXPECT_CALL(service_, bind(_)).WillRepeatedly(Return(wire::ExtenderBindingResult{}));
+  EXPECT_CALL(service_, bind(_)).WillRepeatedly(Return(ext::ExtenderBindingResult{}));
   startServer();
   const std::string request = R"({"PodName":"p","PodNamespace":"ns","PodUID":"u","Node":"n1"})";
   ASSERT_EQ(testing::post(port(), "/scheduler/bind", request).status, 200);
@@ -452,10 +452,10 @@ std::string metricsAfterTwoAndABadBody(uint16_t port, const std::string& path) {
 // /metrics tells how often prioritize scored the pod filter kept and how often it decoded the body.
 TEST_F(ServerTest, MetricsCountWherePrioritizeTookThePodFrom) {
   EXPECT_CALL(service_, prioritizeKnownPod(_))
-      .WillOnce(Return(std::optional(wire::HostPriorityList{})))
+      .WillOnce(Return(std::optional(ext::HostPriorityList{})))
       .WillOnce(Return(std::nullopt))
       .WillOnce(Return(std::nullopt));
-  EXPECT_CALL(service_, prioritize(_)).WillOnce(Return(wire::HostPriorityList{}));
+  EXPECT_CALL(service_, prioritize(_)).WillOnce(Return(ext::HostPriorityList{}));
   startServer();
   const std::string metrics = metricsAfterTwoAndABadBody(port(), "/scheduler/prioritize");
   EXPECT_THAT(metrics,
@@ -483,7 +483,7 @@ TEST_F(ServerTest, MetricsCountWhereFilterTookThePodFrom) {
 TEST_F(ServerTest, UrlPrefixIsConfigurable) {
   ServerOptions options;
   options.url_prefix = "koord/v1/";
-  EXPECT_CALL(service_, bind(_)).WillOnce(Return(wire::ExtenderBindingResult{}));
+  EXPECT_CALL(service_, bind(_)).WillOnce(Return(ext::ExtenderBindingResult{}));
   startServer(options);
   const std::string request = R"({"PodName":"p","PodNamespace":"ns","PodUID":"u","Node":"n1"})";
   EXPECT_EQ(testing::post(port(), "/koord/v1/bind", request).status, 200);
@@ -501,12 +501,12 @@ TEST_F(ServerTest, BindsWaitingForTheApiServerNeverHoldUpAFilter) {
   bool apiserver_answers = false;
   EXPECT_CALL(service_, bind(_))
       .Times(kBinds)
-      .WillRepeatedly(Invoke([&](const wire::ExtenderBindingArgs&) {
+      .WillRepeatedly(Invoke([&](const ext::ExtenderBindingArgs&) {
         std::unique_lock lock(mu);
         ++binding;
         cv.notify_all();
         cv.wait_for(lock, std::chrono::seconds(10), [&] { return apiserver_answers; });
-        return wire::ExtenderBindingResult{};
+        return ext::ExtenderBindingResult{};
       }));
   EXPECT_CALL(service_, filterKnownPod(_)).WillOnce(Return(std::nullopt));
   EXPECT_CALL(service_, filter(_)).WillOnce(Return(filterResult({"n1"}, {}, {}, "")));
@@ -598,7 +598,7 @@ class TlsTest : public ServerTest {
 TEST_F(TlsTest, ServesHttpsFromCertificateAndKeyFiles) {
   const testing::TlsFiles files = testing::writeSelfSignedCertificate(dir_.string(), "server");
   ASSERT_FALSE(files.cert_file.empty());
-  EXPECT_CALL(service_, bind(_)).WillOnce(Return(wire::ExtenderBindingResult{}));
+  EXPECT_CALL(service_, bind(_)).WillOnce(Return(ext::ExtenderBindingResult{}));
   EXPECT_CALL(service_, ready()).WillOnce(Return(true));
   ServerOptions options;
   options.tls_cert_file = files.cert_file;

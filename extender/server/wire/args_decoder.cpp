@@ -1,4 +1,4 @@
-#include "koord/api/extender/args_decoder.hpp"
+#include "extender/server/wire/args_decoder.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -7,13 +7,18 @@
 #include <utility>
 #include <vector>
 
-#include "equal_fold.hpp"
 #include "koord/api/codec.hpp"
+#include "koord/api/extender/equal_fold.hpp"
 
-namespace koord::api::extender {
+namespace koord::extender::server::wire {
 namespace {
 
-using detail::equalFold;
+using api::checkJsonNesting;
+using api::Json;
+using api::kMaxJsonNestingDepth;
+using api::parseJson;
+using api::extender::ExtenderArgs;
+using api::extender::detail::equalFold;
 
 // nlohmann's SAX interface. Builds the tree of everything except the top-level NodeNames (collected
 // into `names`) and Pod.metadata.managedFields (dropped). With `pod_root` the document is the Pod
@@ -435,4 +440,4 @@ Result<ExtenderArgs> decodeExtenderArgs(std::string_view body) {
   return args;
 }
 
-}  // namespace koord::api::extender
+}  // namespace koord::extender::server::wire

@@ -1,10 +1,15 @@
-#include "koord/api/extender/reply_writer.hpp"
+#include "extender/server/wire/reply_writer.hpp"
 
 #include <cstdint>
 #include <string_view>
 
-namespace koord::api::extender {
+namespace koord::extender::server::wire {
 namespace {
+
+using api::Json;
+using api::extender::ExtenderFilterResult;
+using api::extender::FailedNodesMap;
+using api::extender::HostPriorityList;
 
 std::string dump(const Json& j) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
@@ -93,4 +98,4 @@ std::string writeJson(const HostPriorityList& v) {
   return out;
 }
 
-}  // namespace koord::api::extender
+}  // namespace koord::extender::server::wire

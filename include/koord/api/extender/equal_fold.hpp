@@ -1,5 +1,7 @@
 // ASCII case-insensitive comparison of JSON keys, as encoding/json matches a key to a Go field
-// name: shared by the ExtenderArgs decoder and the ExtenderArgs key scan.
+// name. One rule for every reader of extender/v1 bodies: the typed decoders here (types.cpp) and
+// koord-extender's ExtenderArgs decoder and key scan (extender/server/wire/), which must match
+// the keys fromJson matches. Public only for those; not a general string helper.
 #pragma once
 
 #include <cstddef>

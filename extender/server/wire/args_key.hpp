@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace koord::api::extender {
+namespace koord::extender::server::wire {
 
 // The pod an ExtenderArgs names and its candidates.
 struct ExtenderArgsKey {
@@ -36,4 +36,4 @@ struct ExtenderArgsKey {
 // agree on the uid, resourceVersion, namespace, name and NodeNames. Never throws.
 [[nodiscard]] std::optional<ExtenderArgsKey> scanExtenderArgsKey(std::string_view body);
 
-}  // namespace koord::api::extender
+}  // namespace koord::extender::server::wire

@@ -1,6 +1,7 @@
 // ExtenderService: the extender's four verbs in wire terms (k8s.io/kube-scheduler/extender/v1),
-// the seam between the HTTP server (extender/server/) and the scheduling runtime
-// (extender/framework/runtime.hpp). The server decodes, calls, encodes; it knows no plugin.
+// the seam between the HTTP routes (routes.cpp) and the scheduling runtime
+// (extender/framework/runtime.hpp, through FrameworkService). The routes decode, call, encode;
+// they know no plugin.
 //
 // Contracts (kubernetes-integration.md section 1.2):
 // - filter: with nodeCacheCapable the request carries NodeNames and so does the reply; without
@@ -24,10 +25,10 @@
 
 #include <optional>
 
-#include "koord/api/extender/args_key.hpp"
+#include "extender/server/wire/args_key.hpp"
 #include "koord/api/extender/types.hpp"
 
-namespace koord::extender::framework {
+namespace koord::extender::server {
 
 class ExtenderService {
  public:
@@ -35,13 +36,13 @@ class ExtenderService {
   [[nodiscard]] virtual api::extender::ExtenderFilterResult filter(
       const api::extender::ExtenderArgs& args) = 0;
   [[nodiscard]] virtual std::optional<api::extender::ExtenderFilterResult> filterKnownPod(
-      const api::extender::ExtenderArgsKey& /*key*/) {
+      const wire::ExtenderArgsKey& /*key*/) {
     return std::nullopt;
   }
   [[nodiscard]] virtual api::extender::HostPriorityList prioritize(
       const api::extender::ExtenderArgs& args) = 0;
   [[nodiscard]] virtual std::optional<api::extender::HostPriorityList> prioritizeKnownPod(
-      const api::extender::ExtenderArgsKey& /*key*/) {
+      const wire::ExtenderArgsKey& /*key*/) {
     return std::nullopt;
   }
   [[nodiscard]] virtual api::extender::ExtenderBindingResult bind(
@@ -52,4 +53,4 @@ class ExtenderService {
   [[nodiscard]] virtual bool ready() const = 0;
 };
 
-}  // namespace koord::extender::framework
+}  // namespace koord::extender::server

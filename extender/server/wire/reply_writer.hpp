@@ -11,9 +11,9 @@
 
 #include "koord/api/extender/types.hpp"
 
-namespace koord::api::extender {
+namespace koord::extender::server::wire {
 
-[[nodiscard]] std::string writeJson(const ExtenderFilterResult& v);
-[[nodiscard]] std::string writeJson(const HostPriorityList& v);
+[[nodiscard]] std::string writeJson(const api::extender::ExtenderFilterResult& v);
+[[nodiscard]] std::string writeJson(const api::extender::HostPriorityList& v);
 
-}  // namespace koord::api::extender
+}  // namespace koord::extender::server::wire

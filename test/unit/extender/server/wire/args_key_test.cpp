@@ -1,15 +1,15 @@
 // scanExtenderArgsKey reads the pod's UID, resourceVersion and the candidate names of what
 // kube-scheduler sends, agrees with the full decoder on them, and gives up on anything else.
-#include "koord/api/extender/args_key.hpp"
+#include "extender/server/wire/args_key.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "koord/api/extender/args_decoder.hpp"
+#include "extender/server/wire/args_decoder.hpp"
 
-namespace koord::api::extender {
+namespace koord::extender::server::wire {
 namespace {
 
 // What kube-scheduler v1.36 sends to prioritize of a nodeCacheCapable extender (shortened).
@@ -129,4 +129,4 @@ TEST(ExtenderArgsKeyTest, GivesUpOnNestingDeeperThanItsLimit) {
 }
 
 }  // namespace
-}  // namespace koord::api::extender
+}  // namespace koord::extender::server::wire

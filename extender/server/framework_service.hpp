@@ -30,10 +30,10 @@
 
 #include "extender/framework/binder.hpp"
 #include "extender/framework/cluster_state.hpp"
-#include "extender/framework/extender_service.hpp"
 #include "extender/framework/runtime.hpp"
+#include "extender/server/extender_service.hpp"
 
-namespace koord::extender::framework {
+namespace koord::extender::server {
 
 // The FailedNodes text for a node name the cache does not hold.
 inline constexpr std::string_view kNodeNotFound = "node(s) not found in koord-extender's cache";
@@ -44,10 +44,11 @@ inline constexpr std::string_view kNodeNotFound = "node(s) not found in koord-ex
 // NodeInfos filter saw instead of looking every name up again (a hash lookup and a reference count
 // per candidate: the largest per-pod cost of a plain pod in a real run).
 struct CycleSnapshot {
-  std::string pod_uid;                                    // non-empty
-  std::string resource_version;                           // the pod's, as filter decoded it
-  std::shared_ptr<const PodInfo> pod;                     // filter's PodInfo
-  std::vector<std::shared_ptr<const NodeInfo>> feasible;  // the nodes filter kept, reply order
+  std::string pod_uid;                            // non-empty
+  std::string resource_version;                   // the pod's, as filter decoded it
+  std::shared_ptr<const framework::PodInfo> pod;  // filter's PodInfo
+  // The nodes filter kept, in reply order.
+  std::vector<std::shared_ptr<const framework::NodeInfo>> feasible;
   // Their names, aligned with `feasible`: prioritize matches its names against these, side by
   // side in memory, rather than reading each NodeInfo's Node.
   std::vector<std::string> feasible_names;
@@ -56,19 +57,19 @@ struct CycleSnapshot {
 class FrameworkService final : public ExtenderService {
  public:
   // All references must outlive the service. `ready` answers ready(); empty: always ready.
-  FrameworkService(Runtime& runtime, ClusterState& cluster, Binder& binder,
-                   std::function<bool()> ready);
+  FrameworkService(framework::Runtime& runtime, framework::ClusterState& cluster,
+                   framework::Binder& binder, std::function<bool()> ready);
 
   [[nodiscard]] api::extender::ExtenderFilterResult filter(
       const api::extender::ExtenderArgs& args) override;
   // filter for the pod the informer holds at the key's namespace, name, UID and resourceVersion
   // (pending: no spec.nodeName), over the key's names; nullopt when it holds no such pod.
   [[nodiscard]] std::optional<api::extender::ExtenderFilterResult> filterKnownPod(
-      const api::extender::ExtenderArgsKey& key) override;
+      const wire::ExtenderArgsKey& key) override;
   [[nodiscard]] api::extender::HostPriorityList prioritize(
       const api::extender::ExtenderArgs& args) override;
   [[nodiscard]] std::optional<api::extender::HostPriorityList> prioritizeKnownPod(
-      const api::extender::ExtenderArgsKey& key) override;
+      const wire::ExtenderArgsKey& key) override;
   [[nodiscard]] api::extender::ExtenderBindingResult bind(
       const api::extender::ExtenderBindingArgs& args) override;
   [[nodiscard]] api::extender::ExtenderPreemptionResult preempt(
@@ -78,9 +79,9 @@ class FrameworkService final : public ExtenderService {
  private:
   // filter for `pod` over `names`: the reply carries NodeNames, or with `objects` (the request's
   // Node objects, whose names `names` are) the subset of them.
-  api::extender::ExtenderFilterResult filterPod(const std::shared_ptr<const PodInfo>& pod,
-                                                const std::vector<std::string>& names,
-                                                const api::core::NodeList* objects);
+  api::extender::ExtenderFilterResult filterPod(
+      const std::shared_ptr<const framework::PodInfo>& pod, const std::vector<std::string>& names,
+      const api::core::NodeList* objects);
   // Keeps filter's view for the prioritize of the same pod, replacing what the slot held (one slot:
   // kube-scheduler's scheduling cycle is serial; anything else only misses); nullopt empties it.
   void keepSnapshot(std::optional<CycleSnapshot> snapshot);
@@ -90,16 +91,16 @@ class FrameworkService final : public ExtenderService {
                                             const std::string& resource_version,
                                             const std::vector<std::string>& names);
   // The reply for `pod` over `infos` (aligned with `names`; nullptr for unknown nodes).
-  api::extender::HostPriorityList score(const PodInfo& pod,
-                                        std::vector<std::shared_ptr<const NodeInfo>> infos,
-                                        const std::vector<std::string>& names);
+  api::extender::HostPriorityList score(
+      const framework::PodInfo& pod, std::vector<std::shared_ptr<const framework::NodeInfo>> infos,
+      const std::vector<std::string>& names);
 
-  Runtime& runtime_;
-  ClusterState& cluster_;
-  Binder& binder_;
+  framework::Runtime& runtime_;
+  framework::ClusterState& cluster_;
+  framework::Binder& binder_;
   std::function<bool()> ready_;
   std::mutex snapshot_mu_;
   std::optional<CycleSnapshot> snapshot_;  // guarded by snapshot_mu_
 };
 
-}  // namespace koord::extender::framework
+}  // namespace koord::extender::server

@@ -9,7 +9,7 @@
 
 #include "koord/api/extender/types.hpp"
 
-namespace koord::extender::framework {
+namespace koord::extender::server::wire {
 
 [[nodiscard]] inline int64_t toExtenderScore(int64_t score) {
   const int64_t scaled = (score * api::extender::kMaxExtenderPriority + 50) / 100;
@@ -17,4 +17,4 @@ namespace koord::extender::framework {
                     api::extender::kMaxExtenderPriority);
 }
 
-}  // namespace koord::extender::framework
+}  // namespace koord::extender::server::wire

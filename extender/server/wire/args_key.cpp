@@ -1,4 +1,4 @@
-#include "koord/api/extender/args_key.hpp"
+#include "extender/server/wire/args_key.hpp"
 
 #include <array>
 #include <cmath>
@@ -7,14 +7,14 @@
 #include <cstdlib>
 #include <utility>
 
-#include "equal_fold.hpp"
+#include "koord/api/extender/equal_fold.hpp"
 
-namespace koord::api::extender {
+namespace koord::extender::server::wire {
 namespace {
 
 constexpr std::size_t kMaxDepth = 256;
 
-using detail::equalFold;
+using api::extender::detail::equalFold;
 
 // Which of `wanted` the key is: its index when spelled exactly; -1 when it is none of them; -2
 // when it matches one only in another letter case (which encoding/json would also take for it).
@@ -440,4 +440,4 @@ std::optional<ExtenderArgsKey> scanExtenderArgsKey(std::string_view body) {
   return key;
 }
 
-}  // namespace koord::api::extender
+}  // namespace koord::extender::server::wire

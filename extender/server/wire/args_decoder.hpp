@@ -17,12 +17,12 @@
 #include "koord/api/extender/types.hpp"
 #include "koord/common/result.hpp"
 
-namespace koord::api::extender {
+namespace koord::extender::server::wire {
 
 // Decodes an ExtenderArgs body. kInvalidArgument when it is empty, is not JSON (the message names
 // the byte offset), is not an object, or a field has the wrong type (the message names the field's
 // path, e.g. "NodeNames[2]: expected string, got number"). Keys match the Go field names exactly
 // or case-insensitively, as encoding/json does; unknown keys are ignored. Never throws.
-[[nodiscard]] Result<ExtenderArgs> decodeExtenderArgs(std::string_view body);
+[[nodiscard]] Result<api::extender::ExtenderArgs> decodeExtenderArgs(std::string_view body);
 
-}  // namespace koord::api::extender
+}  // namespace koord::extender::server::wire

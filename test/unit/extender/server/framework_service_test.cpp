@@ -1,4 +1,4 @@
-#include "extender/framework/framework_service.hpp"
+#include "extender/server/framework_service.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,15 +7,27 @@
 #include <utility>
 #include <vector>
 
-#include "runtime_fixture.hpp"
+#include "test/unit/extender/framework/runtime_fixture.hpp"
 
-namespace koord::extender::framework {
+namespace koord::extender::server {
 namespace {
 
-using testing::makeNode;
-using testing::makePod;
-using testing::RuntimeFixture;
-using testing::ScriptedPlugin;
+using framework::BindDeadline;
+using framework::Binder;
+using framework::BindPatch;
+using framework::CycleState;
+using framework::FilterPlugin;
+using framework::Handle;
+using framework::NodeInfo;
+using framework::Plugin;
+using framework::PluginStatus;
+using framework::PodInfo;
+using framework::Registry;
+using framework::Runtime;
+using framework::testing::makeNode;
+using framework::testing::makePod;
+using framework::testing::RuntimeFixture;
+using framework::testing::ScriptedPlugin;
 
 class NullBinder final : public Binder {
  public:
@@ -279,9 +291,9 @@ TEST_F(SnapshotTest, AFilterThatKeepsNoViewDropsTheOlderOne) {
 // pod's.
 TEST_F(SnapshotTest, PrioritizeByTheKeyOfTheFilteredPodAnswersAsPrioritize) {
   auto keyOf = [](const api::extender::ExtenderArgs& args) {
-    return api::extender::ExtenderArgsKey{args.pod.metadata.uid, args.pod.metadata.resourceVersion,
-                                          *args.nodeNames, args.pod.metadata.namespace_,
-                                          args.pod.metadata.name};
+    return wire::ExtenderArgsKey{args.pod.metadata.uid, args.pod.metadata.resourceVersion,
+                                 *args.nodeNames, args.pod.metadata.namespace_,
+                                 args.pod.metadata.name};
   };
   ASSERT_TRUE(load_->filter(podArgs("7", {"e1", "e2", "e3"})).error.empty());
   ASSERT_TRUE(cluster_.upsertPod(makePod("late", "1", "e1")).isOk());
@@ -305,9 +317,9 @@ TEST_F(SnapshotTest, PrioritizeByTheKeyOfTheFilteredPodAnswersAsPrioritize) {
 // the informer does not hold, or one already bound is left to the full decode.
 TEST_F(SnapshotTest, FilterByTheKeyOfAnInformerPodAnswersAsFilter) {
   auto keyOf = [](const api::extender::ExtenderArgs& args) {
-    return api::extender::ExtenderArgsKey{args.pod.metadata.uid, args.pod.metadata.resourceVersion,
-                                          *args.nodeNames, args.pod.metadata.namespace_,
-                                          args.pod.metadata.name};
+    return wire::ExtenderArgsKey{args.pod.metadata.uid, args.pod.metadata.resourceVersion,
+                                 *args.nodeNames, args.pod.metadata.namespace_,
+                                 args.pod.metadata.name};
   };
   ASSERT_TRUE(cluster_.upsertPod(makePod("resident", "1", "e2")).isOk());
   auto args = podArgs("7", {"e1", "e2", "e3", "ghost"});
@@ -328,7 +340,7 @@ TEST_F(SnapshotTest, FilterByTheKeyOfAnInformerPodAnswersAsFilter) {
   EXPECT_EQ(load_->prioritizeKnownPod(keyOf(podArgs("7", {"e1", "e2", "e3"}))), as_filtered);
 
   for (auto [what, edit] :
-       std::vector<std::pair<std::string, std::function<void(api::extender::ExtenderArgsKey&)>>>{
+       std::vector<std::pair<std::string, std::function<void(wire::ExtenderArgsKey&)>>>{
            {"newer version", [](auto& k) { k.pod_resource_version = "8"; }},
            {"no version", [](auto& k) { k.pod_resource_version.clear(); }},
            {"another uid", [](auto& k) { k.pod_uid = "uid-other"; }},
@@ -353,7 +365,7 @@ TEST_F(SnapshotTest, FilterByKeyTakesOnlyWhatTheInformerDelivered) {
   ASSERT_TRUE(info.ok());
   ASSERT_TRUE(cluster_.assume(*info, "e1").isOk());
   ASSERT_NE(cluster_.pod("default/p"), nullptr);
-  const api::extender::ExtenderArgsKey key{"uid-p", "7", {"e1"}, "default", "p"};
+  const wire::ExtenderArgsKey key{"uid-p", "7", {"e1"}, "default", "p"};
   EXPECT_EQ(load_->filterKnownPod(key), std::nullopt);
   ASSERT_TRUE(cluster_.upsertPod(std::make_shared<api::core::Pod>(args.pod)).isOk());
   EXPECT_TRUE(load_->filterKnownPod(key).has_value());
@@ -472,4 +484,4 @@ TEST_F(FrameworkServiceTest, ReadyFollowsTheCallback) {
 }
 
 }  // namespace
-}  // namespace koord::extender::framework
+}  // namespace koord::extender::server

@@ -1,6 +1,6 @@
 // The streaming ExtenderArgs decoder gives what the tree decoder gives (without the pod's
 // managedFields), with the same errors.
-#include "koord/api/extender/args_decoder.hpp"
+#include "extender/server/wire/args_decoder.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,14 @@
 #include "koord/api/codec.hpp"
 #include "koord/api/extender/types.hpp"
 
-namespace koord::api::extender {
+namespace koord::extender::server::wire {
 namespace {
+
+using api::checkJsonNesting;
+using api::Json;
+using api::kMaxJsonNestingDepth;
+using api::parseJson;
+using api::extender::ExtenderArgs;
 
 // What kube-scheduler sends to a nodeCacheCapable extender, managedFields included.
 constexpr const char* kSchedulerArgs = R"({
@@ -183,4 +189,4 @@ TEST(ExtenderArgsDecoderTest, DeepNestingAnywhereIsRefusedNamingTheLimit) {
 }
 
 }  // namespace
-}  // namespace koord::api::extender
+}  // namespace koord::extender::server::wire

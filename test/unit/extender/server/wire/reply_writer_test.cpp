@@ -1,5 +1,5 @@
 // The direct reply writers give exactly the bytes the JSON-tree encoding gives.
-#include "koord/api/extender/reply_writer.hpp"
+#include "extender/server/wire/reply_writer.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,12 @@
 
 #include "koord/api/codec.hpp"
 
-namespace koord::api::extender {
+namespace koord::extender::server::wire {
 namespace {
+
+using api::Json;
+using api::extender::ExtenderFilterResult;
+using api::extender::HostPriorityList;
 
 template <typename T>
 std::string viaTree(const T& v) {
@@ -24,7 +28,7 @@ TEST(ReplyWriterTest, FilterResultMatchesTheTreeEncodingByteForByte) {
   cases[2].failedAndUnresolvableNodes = {{"n5", "reservation \\ full"}};
   cases[3].error = "failed to decode: \x01 bad \xff byte, caf\xc3\xa9";
   cases[3].nodeNames = std::vector<std::string>{"caf\xc3\xa9", "bad\xfe"};
-  core::NodeList nodes;
+  api::core::NodeList nodes;
   nodes.items.emplace_back();
   nodes.items.back().metadata.name = "n1";
   nodes.items.back().metadata.labels = {{"zone", "a"}};
@@ -46,4 +50,4 @@ TEST(ReplyWriterTest, PriorityListMatchesTheTreeEncodingByteForByte) {
 }
 
 }  // namespace
-}  // namespace koord::api::extender
+}  // namespace koord::extender::server::wire

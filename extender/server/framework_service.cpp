@@ -1,16 +1,23 @@
-#include "extender/framework/framework_service.hpp"
+#include "extender/server/framework_service.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <map>
 #include <utility>
 
-#include "extender/framework/extender_score.hpp"
+#include "extender/server/wire/extender_score.hpp"
 
-namespace koord::extender::framework {
+namespace koord::extender::server {
 namespace {
 
 namespace ext = api::extender;
+using framework::Binder;
+using framework::ClusterState;
+using framework::Code;
+using framework::NodeInfo;
+using framework::PluginStatus;
+using framework::PodInfo;
+using framework::Runtime;
 
 // The candidate node names of a filter/prioritize request: NodeNames with nodeCacheCapable,
 // else the names of the Node objects (copied into `storage`).
@@ -87,7 +94,7 @@ ext::ExtenderFilterResult FrameworkService::filter(const ext::ExtenderArgs& args
 }
 
 std::optional<ext::ExtenderFilterResult> FrameworkService::filterKnownPod(
-    const ext::ExtenderArgsKey& key) {
+    const wire::ExtenderArgsKey& key) {
   if (key.pod_namespace.empty() || key.pod_name.empty() || key.pod_resource_version.empty()) {
     return std::nullopt;
   }
@@ -197,7 +204,7 @@ ext::HostPriorityList FrameworkService::prioritize(const ext::ExtenderArgs& args
 }
 
 std::optional<ext::HostPriorityList> FrameworkService::prioritizeKnownPod(
-    const ext::ExtenderArgsKey& key) {
+    const wire::ExtenderArgsKey& key) {
   // Without a score plugin nothing is kept for prioritize: the body is decoded (and checked) in
   // full, and prioritize answers [].
   auto snapshot = takeSnapshot(key.pod_uid, key.pod_resource_version, key.node_names);
@@ -223,7 +230,7 @@ ext::HostPriorityList FrameworkService::score(const PodInfo& pod,
   }
   const std::vector<int64_t> scores = runtime_.score(pod, known);
   for (size_t k = 0; k < scores.size() && k < positions.size(); ++k) {
-    const int64_t value = toExtenderScore(scores[k]);
+    const int64_t value = wire::toExtenderScore(scores[k]);
     if (value > 0) {
       out.push_back({names[positions[k]], value});
     }
@@ -360,4 +367,4 @@ ext::ExtenderPreemptionResult FrameworkService::preempt(const ext::ExtenderPreem
   return out;
 }
 
-}  // namespace koord::extender::framework
+}  // namespace koord::extender::server
