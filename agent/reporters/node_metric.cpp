@@ -262,11 +262,8 @@ api::slo::NodeMetricStatus buildNodeMetricStatus(
     metric.podUsage = std::move(*pod_usage);
     metric.priority =
         std::string(api::toString(api::priorityClassOf(pod->spec.priority, pod->metadata.labels)));
-    api::QoSClass qos = api::qosClassOf(pod->metadata.labels);
-    if (qos == api::QoSClass::kNone) {
-      qos = api::qosClassFromKubeQoS(pod->status.qosClass);
-    }
-    metric.qos = std::string(api::toString(qos));
+    metric.qos = std::string(
+        api::toString(api::qosClassWithDefault(pod->metadata.labels, pod->status.qosClass)));
     status.podsMetric.push_back(std::move(metric));
   }
   return status;

@@ -18,14 +18,6 @@ using resourceexecutor::ResourceUpdate;
 constexpr int64_t kMinShares = 2;
 constexpr int64_t kMaxShares = 262144;
 
-api::QoSClass koordQos(const api::core::Pod& pod) {
-  const api::QoSClass qos = api::qosClassOf(pod.metadata.labels);
-  if (qos != api::QoSClass::kNone) {
-    return qos;
-  }
-  return api::qosClassFromKubeQoS(pod.status.qosClass);
-}
-
 // The batch quantity of a container (milli-cores for batch-cpu, bytes for batch-memory), with
 // the deprecated koordinator.sh/ names as a fallback; nullopt when absent.
 std::optional<int64_t> batch(const resource::ResourceList& list, std::string_view name,
@@ -67,7 +59,7 @@ struct Planner {
   void pod(const resourceexecutor::PodCgroup& cgroups) {
     const api::core::Pod& pod = *cgroups.pod;
     const std::string who = pod.metadata.namespace_ + "/" + pod.metadata.name;
-    const api::QoSClass qos = koordQos(pod);
+    const api::QoSClass qos = api::qosClassWithDefault(pod.metadata.labels, pod.status.qosClass);
     if (qos == api::QoSClass::kSystem) {
       return;
     }

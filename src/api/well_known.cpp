@@ -1,5 +1,9 @@
 #include "koord/api/well_known.hpp"
 
+#include <optional>
+
+#include "koord/api/core/pod_helpers.hpp"
+
 namespace koord::api {
 namespace {
 
@@ -69,16 +73,25 @@ QoSClass qosClassOf(const std::map<std::string, std::string>& labels) {
 }
 
 QoSClass qosClassFromKubeQoS(std::string_view kube_qos_class) {
-  if (kube_qos_class == "Guaranteed") {
-    return QoSClass::kLSR;
+  const std::optional<core::QosClass> kube = core::parseQosClass(kube_qos_class);
+  if (!kube) {
+    return QoSClass::kNone;
   }
-  if (kube_qos_class == "Burstable") {
-    return QoSClass::kLS;
-  }
-  if (kube_qos_class == "BestEffort") {
-    return QoSClass::kBE;
+  switch (*kube) {
+    case core::QosClass::kGuaranteed:
+      return QoSClass::kLSR;
+    case core::QosClass::kBurstable:
+      return QoSClass::kLS;
+    case core::QosClass::kBestEffort:
+      return QoSClass::kBE;
   }
   return QoSClass::kNone;
+}
+
+QoSClass qosClassWithDefault(const std::map<std::string, std::string>& labels,
+                             std::string_view kube_qos_class) {
+  const QoSClass qos = qosClassOf(labels);
+  return qos != QoSClass::kNone ? qos : qosClassFromKubeQoS(kube_qos_class);
 }
 
 PriorityClass priorityClassOfValue(std::optional<int32_t> priority) {

@@ -372,9 +372,13 @@ enum class PriorityClass { kNone, kProd, kMid, kBatch, kFree };
 
 // The pod's QoS class from the koordinator.sh/qosClass label; absent or unknown is kNone.
 [[nodiscard]] QoSClass qosClassOf(const std::map<std::string, std::string>& labels);
-// The default QoS for a pod that only has a Kubernetes QoS class: Guaranteed → LSR,
-// Burstable → LS, BestEffort → BE, anything else → kNone.
+// The default QoS for a pod that only has a Kubernetes QoS class (status.qosClass, read by
+// core::parseQosClass): Guaranteed → LSR, Burstable → LS, BestEffort → BE, anything else → kNone.
 [[nodiscard]] QoSClass qosClassFromKubeQoS(std::string_view kube_qos_class);
+// Koordinator's GetPodQoSClassWithDefault: the koordinator.sh/qosClass label's class, or, when
+// it names none, qosClassFromKubeQoS(kube_qos_class).
+[[nodiscard]] QoSClass qosClassWithDefault(const std::map<std::string, std::string>& labels,
+                                           std::string_view kube_qos_class);
 
 // The band of a pod.spec.priority value; no value, or one outside every band, is kNone.
 [[nodiscard]] PriorityClass priorityClassOfValue(std::optional<int32_t> priority);

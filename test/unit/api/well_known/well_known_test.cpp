@@ -58,6 +58,12 @@ TEST(WellKnownTest, QoSFromKubeQoS) {
   EXPECT_EQ(qosClassFromKubeQoS("Burstable"), QoSClass::kLS);
   EXPECT_EQ(qosClassFromKubeQoS("BestEffort"), QoSClass::kBE);
   EXPECT_EQ(qosClassFromKubeQoS(""), QoSClass::kNone);
+  EXPECT_EQ(qosClassFromKubeQoS("besteffort"), QoSClass::kNone);
+  EXPECT_EQ(qosClassWithDefault({{"koordinator.sh/qosClass", "LSE"}}, "BestEffort"),
+            QoSClass::kLSE);
+  EXPECT_EQ(qosClassWithDefault({{"koordinator.sh/qosClass", "bad"}}, "Burstable"), QoSClass::kLS);
+  EXPECT_EQ(qosClassWithDefault({}, "Guaranteed"), QoSClass::kLSR);
+  EXPECT_EQ(qosClassWithDefault({}, ""), QoSClass::kNone);
 }
 
 TEST(WellKnownTest, PriorityBands) {
