@@ -232,7 +232,9 @@ Status serve(const config::KoordExtenderConfiguration& config, const log::Logger
   k8s::RestApiClient client(shared_rest);
 
   RealClock clock;
-  framework::ClusterState state(clock);
+  // What binds in flight took, shared by the plugins; the pod informer's confirmations release it.
+  framework::AllocationCache allocations(clock);
+  framework::ClusterState state(clock, std::chrono::seconds(30), &allocations);
   k8s::SharedInformerFactoryOptions factory_options;
   factory_options.logger = logger;
   k8s::SharedInformerFactory factory(client, std::move(factory_options));
@@ -249,7 +251,7 @@ Status serve(const config::KoordExtenderConfiguration& config, const log::Logger
     return cluster_synced() && objects_synced();
   };
 
-  framework::BasicHandle handle(state, clock, logger, &objects);
+  framework::BasicHandle handle(state, clock, logger, &objects, &allocations);
   framework::RuntimeOptions runtime_options;
   runtime_options.parallelism = config.parallelism;
   runtime_options.bind_timeout =

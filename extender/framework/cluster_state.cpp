@@ -201,9 +201,11 @@ struct ClusterState::State {
   }
 };
 
-ClusterState::ClusterState(const Clock& clock, std::chrono::seconds assume_ttl)
+ClusterState::ClusterState(const Clock& clock, std::chrono::seconds assume_ttl,
+                           AllocationCache* allocations)
     : clock_(clock),
       assume_ttl_(assume_ttl),
+      allocations_(allocations),
       state_(std::make_unique<State>()),
       next_expiry_ns_(kNever) {}
 
@@ -256,6 +258,8 @@ Status ClusterState::upsertPod(std::shared_ptr<const api::core::Pod> pod) {
     next_expiry_ns_.store(s.earliestDeadline(), std::memory_order_release);
   }
   s.replace(key, before, &record);
+  if (allocations_ != nullptr && !record.bound_node.empty())
+    allocations_->confirm(AllocationCache::podId(*record.informer));
   return Status::ok();
 }
 
@@ -267,6 +271,11 @@ void ClusterState::removePod(const std::string& key) {
     return;
   const auto before = State::placement(it->second);
   s.unlistAssumed(key, it->second);
+  if (allocations_ != nullptr) {
+    const auto& info = it->second.informer != nullptr ? it->second.informer : it->second.assumed;
+    if (info != nullptr)
+      allocations_->confirm(AllocationCache::podId(*info));
+  }
   s.pods.erase(it);
   s.replace(key, before, nullptr);
   next_expiry_ns_.store(s.earliestDeadline(), std::memory_order_release);

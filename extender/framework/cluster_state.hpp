@@ -12,6 +12,9 @@
 // passes without that (the pod is dropped: it no longer counts), or forget() is called. Expiry is
 // checked on every read and write against the Clock, so a FakeClock drives it in tests.
 //
+// The allocation cache (allocation_cache.hpp), when given: a pod seen bound (upsertPod() with
+// spec.nodeName set) or removed confirms it, releasing every plugin's allocation for its UID.
+//
 // Thread safety: every method is thread-safe. Reads take a shared lock; writes an exclusive one.
 #pragma once
 
@@ -25,6 +28,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "extender/framework/allocation_cache.hpp"
 #include "extender/framework/handle.hpp"
 #include "koord/api/core/node.hpp"
 #include "koord/api/core/pod.hpp"
@@ -36,8 +40,10 @@ namespace koord::extender::framework {
 
 class ClusterState final : public ClusterView {
  public:
+  // `allocations` (may be nullptr) must outlive the state.
   explicit ClusterState(const Clock& clock,
-                        std::chrono::seconds assume_ttl = std::chrono::seconds(30));
+                        std::chrono::seconds assume_ttl = std::chrono::seconds(30),
+                        AllocationCache* allocations = nullptr);
   ~ClusterState() override;
 
   // Adds or replaces a node (its pods stay).
@@ -101,6 +107,7 @@ class ClusterState final : public ClusterView {
 
   const Clock& clock_;
   std::chrono::seconds assume_ttl_;
+  AllocationCache* allocations_;
   std::unique_ptr<State> state_;
   mutable std::shared_mutex mu_;
   // The earliest assume deadline (nanoseconds since the clock's epoch); max when none.

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "extender/framework/allocation_cache.hpp"
 #include "extender/framework/node_info.hpp"
 #include "extender/framework/object_store.hpp"
 #include "extender/framework/pod_info.hpp"
@@ -46,25 +47,32 @@ class Handle {
   [[nodiscard]] virtual const ClusterView& cluster() const = 0;
   // The listers of the kinds the enabled plugins declared.
   [[nodiscard]] virtual const ObjectStore& objects() const = 0;
+  // What binds in flight have taken, shared by every plugin (allocation_cache.hpp).
+  [[nodiscard]] virtual AllocationCache& allocations() const = 0;
   [[nodiscard]] virtual const Clock& clock() const = 0;
   [[nodiscard]] virtual const log::Logger& logger() const = 0;
 };
 
-// The Handle over a cluster view, a clock, a logger and an object store that the caller owns (the
-// extender, the simulator, tests and benchmarks all use it). `cluster`, `clock` and `objects` must
-// outlive it; without `objects` no kind has a lister.
+// The Handle over a cluster view, a clock, a logger, an object store and an allocation cache that
+// the caller owns (the extender, the simulator, tests and benchmarks all use it). `cluster`,
+// `clock`, `objects` and `allocations` must outlive it; without `objects` no kind has a lister;
+// without `allocations` the handle keeps its own (give the ClusterState's, so that the informer's
+// confirmations reach it).
 class BasicHandle final : public Handle {
  public:
   BasicHandle(const ClusterView& cluster, const Clock& clock, log::Logger logger = {},
-              const ObjectStore* objects = nullptr)
+              const ObjectStore* objects = nullptr, AllocationCache* allocations = nullptr)
       : cluster_(cluster),
         clock_(clock),
         logger_(std::move(logger)),
-        objects_(objects != nullptr ? *objects : no_objects_) {}
+        objects_(objects != nullptr ? *objects : no_objects_),
+        own_allocations_(clock),
+        allocations_(allocations != nullptr ? *allocations : own_allocations_) {}
   BasicHandle(const BasicHandle&) = delete;
   BasicHandle& operator=(const BasicHandle&) = delete;
   [[nodiscard]] const ClusterView& cluster() const override { return cluster_; }
   [[nodiscard]] const ObjectStore& objects() const override { return objects_; }
+  [[nodiscard]] AllocationCache& allocations() const override { return allocations_; }
   [[nodiscard]] const Clock& clock() const override { return clock_; }
   [[nodiscard]] const log::Logger& logger() const override { return logger_; }
 
@@ -74,6 +82,8 @@ class BasicHandle final : public Handle {
   log::Logger logger_;
   ObjectStore no_objects_;
   const ObjectStore& objects_;
+  mutable AllocationCache own_allocations_;
+  AllocationCache& allocations_;
 };
 
 }  // namespace koord::extender::framework

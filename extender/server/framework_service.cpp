@@ -5,7 +5,7 @@
 #include <map>
 #include <utility>
 
-#include "extender/server/wire/extender_score.hpp"
+#include "extender/framework/extender_score.hpp"
 
 namespace koord::extender::server {
 namespace {
@@ -230,7 +230,7 @@ ext::HostPriorityList FrameworkService::score(const PodInfo& pod,
   }
   const std::vector<int64_t> scores = runtime_.score(pod, known);
   for (size_t k = 0; k < scores.size() && k < positions.size(); ++k) {
-    const int64_t value = wire::toExtenderScore(scores[k]);
+    const int64_t value = framework::toExtenderScore(scores[k]);
     if (value > 0) {
       out.push_back({names[positions[k]], value});
     }

@@ -116,7 +116,9 @@ namespace {
 class Simulation {
  public:
   Simulation(const ClusterInput& input, const SimulationOptions& options)
-      : input_(input), options_(options), state_(clock_, std::chrono::hours(24 * 365)) {
+      : input_(input),
+        options_(options),
+        state_(clock_, std::chrono::hours(24 * 365), &allocations_) {
     publishObjects();
   }
 
@@ -337,9 +339,10 @@ class Simulation {
   const ClusterInput& input_;
   const SimulationOptions& options_;
   FakeClock clock_;
+  framework::AllocationCache allocations_{clock_};
   framework::ClusterState state_;
   framework::ObjectStore objects_;
-  framework::BasicHandle handle_{state_, clock_, log::Logger{}, &objects_};
+  framework::BasicHandle handle_{state_, clock_, log::Logger{}, &objects_, &allocations_};
   std::unique_ptr<framework::Runtime> runtime_;
   SimulationResult result_;
   RecordingBinder binder_;

@@ -1,6 +1,6 @@
 #include "extender/plugins/kube/prioritize.hpp"
 
-#include "extender/server/wire/extender_score.hpp"
+#include "extender/framework/extender_score.hpp"
 #include "koord/api/extender/types.hpp"
 
 namespace koord::extender::plugins::kube {
@@ -17,7 +17,7 @@ std::vector<NodeScore> prioritize(
   std::vector<NodeScore> scores(nodes.size());
   for (size_t i = 0; i < nodes.size(); ++i) {
     scores[i].kube = kube[i];
-    scores[i].extender = i < extender.size() ? server::wire::toExtenderScore(extender[i]) : 0;
+    scores[i].extender = i < extender.size() ? framework::toExtenderScore(extender[i]) : 0;
     scores[i].total = kube[i].total + scores[i].extender * extender_weight * kScale;
   }
   return scores;

@@ -19,7 +19,6 @@ using framework::PodInfo;
 using framework::ReservationInfo;
 using framework::Resource;
 
-constexpr std::chrono::minutes kInFlightTtl(2);
 constexpr int64_t kMaxScore = 100;
 // CycleState keys.
 const std::string& stateKey() {
@@ -229,28 +228,24 @@ const Candidate* choose(const std::vector<Candidate>& usable) {
 NodeReservations ReservationPlugin::view(const NodeInfo& node) const {
   if (node.reservations().empty())
     return {};
-  if (in_flight_count_.load(std::memory_order_acquire) == 0) {
-    NodeReservations out;
-    out.entries.reserve(node.reservations().size());
+  NodeReservations out;
+  out.entries.reserve(node.reservations().size());
+  const framework::AllocationCache& cache = handle_.allocations();
+  if (cache.empty()) {
     for (const auto& r : node.reservations())
       out.entries.push_back({r.get(), r->held, r->consumed()});
     out.held = node.reserved();
     return out;
   }
-  std::lock_guard lock(mu_);
-  return viewLocked(node);
-}
-
-NodeReservations ReservationPlugin::viewLocked(const NodeInfo& node) const {
-  NodeReservations out;
-  out.entries.reserve(node.reservations().size());
+  const std::vector<framework::AllocationCache::Allocation> flights =
+      cache.onNode(kName, node.name());
   for (const auto& r : node.reservations()) {
     NodeReservations::Entry entry{r.get(), r->held, r->consumed()};
-    for (const auto& [key, flight] : in_flight_) {
-      if (flight.uid != r->uid ||
-          std::find(r->owners.begin(), r->owners.end(), key) != r->owners.end())
+    for (const auto& flight : flights) {
+      if (flight.target != r->uid ||
+          std::find(r->owners.begin(), r->owners.end(), flight.pod_key) != r->owners.end())
         continue;
-      entry.remaining.subtract(flight.requests);
+      entry.remaining.subtract(flight.resources);
       if (r->allocate_once)
         entry.consumed = true;
     }
@@ -310,7 +305,7 @@ PluginStatus ReservationPlugin::filter(const framework::CycleState& state, const
     }
   }
   // Fast path: a pod that fits even with everything the reservations hold needs no matching.
-  if (!st->prefs.required() && in_flight_count_.load(std::memory_order_acquire) == 0 &&
+  if (!st->prefs.required() && handle_.allocations().empty() &&
       shortOf(pod.requests, node, node.reserved(), Resource{}).empty())
     return PluginStatus::success();
   auto eval = evaluate(*st, pod, node, view(node));
@@ -387,27 +382,24 @@ PluginStatus ReservationPlugin::reserve(framework::CycleState& state, const PodI
     return PluginStatus::error("the Reservation plugin's preFilter did not run");
   if (st->prefs.ignored || node.reservations().empty())
     return PluginStatus::success();
-  std::lock_guard lock(mu_);
-  const auto now = handle_.clock().now();
-  // Drop holds that expired or that the cluster now shows: the pod bound with the annotation.
-  for (auto it = in_flight_.begin(); it != in_flight_.end();) {
-    auto seen = handle_.cluster().pod(it->first);
-    const bool confirmed = seen != nullptr && !seen->pod->spec.nodeName.empty() &&
-                           seen->reservation_uid == it->second.uid;
-    it = confirmed || it->second.deadline <= now ? in_flight_.erase(it) : std::next(it);
-  }
-  auto eval = evaluate(*st, pod, node, viewLocked(node));
+  std::lock_guard lock(reserve_mu_);
+  auto eval = evaluate(*st, pod, node, view(node));
   if (!eval.ok())
     return PluginStatus::unresolvable(eval.status().message());
   const Candidate* best = choose(eval->usable);
   if (best == nullptr) {
-    in_flight_count_.store(in_flight_.size(), std::memory_order_release);
     if (st->prefs.required())
       return PluginStatus::unschedulable(eval->reservation_reason);
     return PluginStatus::success();
   }
-  in_flight_[pod.key] = {best->info->uid, pod.requests, now + kInFlightTtl};
-  in_flight_count_.store(in_flight_.size(), std::memory_order_release);
+  framework::AllocationCache::Allocation allocation;
+  allocation.pod_id = std::string(framework::AllocationCache::podId(pod));
+  allocation.pod_key = pod.key;
+  allocation.plugin = std::string(kName);
+  allocation.node = node.name();
+  allocation.target = best->info->uid;
+  allocation.resources = pod.requests;
+  handle_.allocations().add(std::move(allocation));
   auto nominated = std::make_unique<Nominated>();
   nominated->name = best->info->name;
   nominated->uid = best->info->uid;
@@ -417,9 +409,7 @@ PluginStatus ReservationPlugin::reserve(framework::CycleState& state, const PodI
 
 void ReservationPlugin::unreserve(framework::CycleState& state, const PodInfo& pod,
                                   const std::string& /*node*/) {
-  std::lock_guard lock(mu_);
-  in_flight_.erase(pod.key);
-  in_flight_count_.store(in_flight_.size(), std::memory_order_release);
+  handle_.allocations().release(framework::AllocationCache::podId(pod), kName);
   state.write(nominatedKey(), nullptr);
 }
 

@@ -26,17 +26,17 @@
 //   reservation with the smallest non-zero scheduling.koordinator.sh/reservation-order at 1000
 //   and then scales every score so the largest is 100.
 // - bind: reserve() picks the reservation (smallest non-zero order, then the best score, then the
-//   name), counts the pod against it at once (so concurrent binds cannot both take an
+//   name), counts the pod against it at once in the Handle's AllocationCache (target: the
+//   reservation's UID; reserve() calls are serialised, so concurrent binds cannot both take an
 //   allocateOnce reservation), and preBind() writes
 //   scheduling.koordinator.sh/reservation-allocated: {"name","uid"}. The count lasts until the
-//   cluster view shows the pod bound with that annotation (checked at the next reserve()),
-//   unreserve(), or two minutes.
+//   informer shows the pod bound (the NodeInfo then counts it from that annotation), unreserve(),
+//   or the cache's timeout (two minutes).
 //
 // Args: {} (no fields; unknown ones are errors).
 // Thread safety: filter/score are const and lock only when binds are in flight.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -102,19 +102,11 @@ class ReservationPlugin final : public framework::PreFilterPlugin,
                                                 framework::BindPatch& patch) override;
 
  private:
-  struct InFlight {
-    std::string uid;
-    framework::Resource requests;
-    Clock::TimePoint deadline;
-  };
-  // The node's reservations with what binds in flight took from them; viewLocked() with mu_ held.
+  // The node's reservations with what binds in flight took from them (the AllocationCache).
   [[nodiscard]] NodeReservations view(const framework::NodeInfo& node) const;
-  [[nodiscard]] NodeReservations viewLocked(const framework::NodeInfo& node) const;
 
   const framework::Handle& handle_;
-  mutable std::mutex mu_;
-  std::map<std::string, InFlight> in_flight_;  // by pod key
-  std::atomic<size_t> in_flight_count_{0};
+  std::mutex reserve_mu_;  // one reserve() at a time: choose and record as one step
 };
 
 // The registry factory.

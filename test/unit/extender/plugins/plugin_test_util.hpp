@@ -101,6 +101,7 @@ class TestHandle final : public framework::Handle {
  public:
   const framework::ClusterView& cluster() const override { return cluster_; }
   const framework::ObjectStore& objects() const override { return objects_; }
+  framework::AllocationCache& allocations() const override { return allocations_; }
   const Clock& clock() const override { return clock_; }
   const log::Logger& logger() const override { return logger_; }
 
@@ -108,6 +109,7 @@ class TestHandle final : public framework::Handle {
   EmptyCluster cluster_;
   framework::ObjectStore objects_;
   FakeClock clock_;
+  mutable framework::AllocationCache allocations_{clock_};
   log::Logger logger_;
 };
 

@@ -63,8 +63,9 @@ class ReservationPluginTest : public ::testing::Test {
   }
 
   FakeClock clock_;
-  framework::ClusterState state_{clock_};
-  framework::BasicHandle handle_{state_, clock_};
+  framework::AllocationCache allocations_{clock_};
+  framework::ClusterState state_{clock_, std::chrono::seconds(30), &allocations_};
+  framework::BasicHandle handle_{state_, clock_, log::Logger{}, nullptr, &allocations_};
   ReservationPlugin plugin_{handle_};
 };
 
