@@ -231,7 +231,8 @@ void FieldReader::read(const Field& field, std::vector<std::string>& out) {
   }
 }
 
-void FieldReader::read(const Field& field, std::map<std::string, int64_t>& out) {
+template <typename V, typename ReadEntry>
+void FieldReader::readMap(const Field& field, std::map<std::string, V>& out, ReadEntry read_entry) {
   if (field.absent()) {
     return;
   }
@@ -240,54 +241,49 @@ void FieldReader::read(const Field& field, std::map<std::string, int64_t>& out) 
     return;
   }
   const size_t before = errors_.size();
-  std::map<std::string, int64_t> values;
+  std::map<std::string, V> values;
   for (const auto& [key, unused] : field.value->items()) {
-    const Field entry = field.child(key);
-    if (entry.absent()) {
-      error(entry, "expected an integer, got null");
-      continue;
-    }
-    int64_t number = 0;
-    read(entry, number);
-    values[key] = number;
+    V value{};
+    if (read_entry(field.child(key), value))
+      values[key] = value;
   }
   if (errors_.size() == before) {
     out = std::move(values);
   }
 }
 
+void FieldReader::read(const Field& field, std::map<std::string, int64_t>& out) {
+  readMap(field, out, [this](const Field& entry, int64_t& number) {
+    if (entry.absent()) {
+      error(entry, "expected an integer, got null");
+      return false;
+    }
+    const size_t before = errors_.size();
+    read(entry, number);
+    return errors_.size() == before;
+  });
+}
+
 void FieldReader::read(const Field& field, std::map<std::string, double>& out) {
-  if (field.absent()) {
-    return;
-  }
-  if (!field.value->is_object()) {
-    error(field, "expected a mapping, got " + std::string(api::jsonTypeName(*field.value)));
-    return;
-  }
-  const size_t before = errors_.size();
-  std::map<std::string, double> values;
-  for (const auto& [key, value] : field.value->items()) {
-    const Field entry = field.child(key);
-    double number = 0;
+  readMap(field, out, [this](const Field& entry, double& number) {
+    const api::Json& value = *entry.value;
     if (value.is_number()) {
       number = value.get<double>();
-    } else if (value.is_string()) {
+      return true;
+    }
+    if (value.is_string()) {
       const std::string& text = value.get_ref<const std::string&>();
       char* end = nullptr;
       number = std::strtod(text.c_str(), &end);
       if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(number)) {
         error(entry, "expected a number, got \"" + text + "\"");
-        continue;
+        return false;
       }
-    } else {
-      error(entry, "expected a number, got " + std::string(api::jsonTypeName(value)));
-      continue;
+      return true;
     }
-    values[key] = number;
-  }
-  if (errors_.size() == before) {
-    out = std::move(values);
-  }
+    error(entry, "expected a number, got " + std::string(api::jsonTypeName(value)));
+    return false;
+  });
 }
 
 }  // namespace koord::config

@@ -101,6 +101,10 @@ class FieldReader {
   [[nodiscard]] std::string linePrefix(const Field& field) const;
   [[nodiscard]] std::string format(const Field& field, std::string_view message) const;
   void typeError(const Field& field, std::string_view expected);
+  // A mapping whose every entry `read_entry(entry_field, value)` reads (false: it recorded an
+  // error); `out` is replaced only when no entry failed.
+  template <typename V, typename ReadEntry>
+  void readMap(const Field& field, std::map<std::string, V>& out, ReadEntry read_entry);
 
   const YamlDocument& doc_;
   std::vector<std::string> errors_;

@@ -12,8 +12,8 @@
 
 #include "koord/http/server.hpp"
 #include "socket_server.hpp"
+#include "test/support/tls/tls_files.hpp"
 #include "test_client.hpp"
-#include "tls_files.hpp"
 
 namespace koord::http::testing {
 
@@ -24,14 +24,14 @@ struct Backend {
   // Creates the server, with the test certificate and key when `tls`.
   [[nodiscard]] Result<std::unique_ptr<HttpServer>> create(HttpServerOptions options) const {
     if (tls) {
-      options.tls_cert_file = serverCertificate().cert_file;
-      options.tls_key_file = serverCertificate().key_file;
+      options.tls_cert_file = koord::testing::serverCertificate().cert_file;
+      options.tls_key_file = koord::testing::serverCertificate().key_file;
     }
     return detail::createSocketServer(options);
   }
   // Where the test clients reach a server of this kind listening on `port`.
   [[nodiscard]] Endpoint endpoint(uint16_t port) const {
-    return Endpoint{port, tls ? serverCertificate().cert_file : ""};
+    return Endpoint{port, tls ? koord::testing::serverCertificate().cert_file : ""};
   }
 };
 

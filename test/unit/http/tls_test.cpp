@@ -16,8 +16,8 @@
 
 #include "backends.hpp"
 #include "koord/http/server.hpp"
+#include "test/support/tls/tls_files.hpp"
 #include "test_client.hpp"
-#include "tls_files.hpp"
 
 namespace koord::http {
 namespace {
@@ -141,8 +141,8 @@ TEST(HttpTlsFilesTest, FilesThatDoNotLoadFailStartNamingTheFile) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() /
                                     ("koord-http-tls-files-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  const testing::TlsFiles a = testing::writeSelfSignedCertificate(dir.string(), "a");
-  const testing::TlsFiles b = testing::writeSelfSignedCertificate(dir.string(), "b");
+  const koord::testing::TlsFiles a = koord::testing::writeSelfSignedCertificate(dir.string(), "a");
+  const koord::testing::TlsFiles b = koord::testing::writeSelfSignedCertificate(dir.string(), "b");
   ASSERT_FALSE(a.cert_file.empty());
   ASSERT_FALSE(b.cert_file.empty());
   const std::string missing = (dir / "missing.crt").string();

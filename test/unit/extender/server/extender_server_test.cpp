@@ -18,7 +18,7 @@
 #include "http_client.hpp"
 #include "koord/api/codec.hpp"
 #include "mocks/extender/mock_extender_service.hpp"
-#include "tls_files.hpp"
+#include "test/support/tls/tls_files.hpp"
 
 namespace koord::extender::server {
 namespace {
@@ -596,7 +596,8 @@ class TlsTest : public ServerTest {
 };
 
 TEST_F(TlsTest, ServesHttpsFromCertificateAndKeyFiles) {
-  const testing::TlsFiles files = testing::writeSelfSignedCertificate(dir_.string(), "server");
+  const koord::testing::TlsFiles files =
+      koord::testing::writeSelfSignedCertificate(dir_.string(), "server");
   ASSERT_FALSE(files.cert_file.empty());
   EXPECT_CALL(service_, bind(_)).WillOnce(Return(ext::ExtenderBindingResult{}));
   EXPECT_CALL(service_, ready()).WillOnce(Return(true));
@@ -615,8 +616,8 @@ TEST_F(TlsTest, ServesHttpsFromCertificateAndKeyFiles) {
 }
 
 TEST_F(TlsTest, UnloadableFilesFailStartNamingTheFile) {
-  const testing::TlsFiles a = testing::writeSelfSignedCertificate(dir_.string(), "a");
-  const testing::TlsFiles b = testing::writeSelfSignedCertificate(dir_.string(), "b");
+  const koord::testing::TlsFiles a = koord::testing::writeSelfSignedCertificate(dir_.string(), "a");
+  const koord::testing::TlsFiles b = koord::testing::writeSelfSignedCertificate(dir_.string(), "b");
   ASSERT_FALSE(a.cert_file.empty());
   ASSERT_FALSE(b.cert_file.empty());
   const std::string missing = (dir_ / "missing.crt").string();

@@ -1,11 +1,12 @@
-// Self-signed certificates for the HTTPS tests, generated with OpenSSL into a temporary directory
-// (nothing is read from the machine): EC P-256, valid for an hour, subjectAltName IP 127.0.0.1 so
-// that clients verify the server as they would in production.
+// Self-signed certificates for the HTTPS tests (the core library's server, koord-extender's),
+// generated with OpenSSL into a temporary directory (nothing is read from the machine): EC P-256,
+// valid for an hour, subjectAltName IP 127.0.0.1 so that clients verify the server as they would in
+// production.
 #pragma once
 
 #include <string>
 
-namespace koord::http::testing {
+namespace koord::testing {
 
 struct TlsFiles {
   std::string cert_file;
@@ -19,4 +20,4 @@ TlsFiles writeSelfSignedCertificate(const std::string& dir, const std::string& s
 // (removed at exit); the server presents it and the clients trust it as their only CA.
 const TlsFiles& serverCertificate();
 
-}  // namespace koord::http::testing
+}  // namespace koord::testing

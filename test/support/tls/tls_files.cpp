@@ -1,14 +1,17 @@
-#include "tls_files.hpp"
+#include "test/support/tls/tls_files.hpp"
 
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <memory>
 
-namespace koord::extender::server::testing {
+namespace koord::testing {
 namespace {
 
 bool writePem(const std::string& path, const std::function<int(FILE*)>& write) {
@@ -19,6 +22,15 @@ bool writePem(const std::string& path, const std::function<int(FILE*)>& write) {
   const bool ok = write(file) == 1;
   return std::fclose(file) == 0 && ok;
 }
+
+// Removes the process's certificate directory at exit.
+struct TemporaryDirectory {
+  std::filesystem::path path;
+  ~TemporaryDirectory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
 
 }  // namespace
 
@@ -37,7 +49,14 @@ TlsFiles writeSelfSignedCertificate(const std::string& dir, const std::string& s
   X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
                              reinterpret_cast<const unsigned char*>("127.0.0.1"), -1, -1, 0);
   X509_set_issuer_name(cert.get(), name);
-  if (X509_sign(cert.get(), key.get(), EVP_sha256()) == 0) {
+  X509V3_CTX ctx;
+  X509V3_set_ctx_nodb(&ctx);
+  X509V3_set_ctx(&ctx, cert.get(), cert.get(), nullptr, nullptr, 0);
+  std::unique_ptr<X509_EXTENSION, decltype(&X509_EXTENSION_free)> san(
+      X509V3_EXT_conf_nid(nullptr, &ctx, NID_subject_alt_name, "IP:127.0.0.1"),
+      &X509_EXTENSION_free);
+  if (san == nullptr || X509_add_ext(cert.get(), san.get(), -1) != 1 ||
+      X509_sign(cert.get(), key.get(), EVP_sha256()) == 0) {
     return {};
   }
   TlsFiles files{dir + "/" + stem + ".crt", dir + "/" + stem + ".key"};
@@ -49,4 +68,14 @@ TlsFiles writeSelfSignedCertificate(const std::string& dir, const std::string& s
   return written ? files : TlsFiles{};
 }
 
-}  // namespace koord::extender::server::testing
+const TlsFiles& serverCertificate() {
+  static const TemporaryDirectory dir{std::filesystem::temp_directory_path() /
+                                      ("koord-http-test-" + std::to_string(::getpid()))};
+  static const TlsFiles files = [] {
+    std::filesystem::create_directories(dir.path);
+    return writeSelfSignedCertificate(dir.path.string(), "server");
+  }();
+  return files;
+}
+
+}  // namespace koord::testing
