@@ -213,6 +213,25 @@ class ObjectDecoder {
     }
     return field(key, out);
   }
+  // field() and required() with a decoder of the model's own, `Status decode(const Json& value,
+  // T& out, const std::string& path)`, run on a present, non-null value instead of fromJson.
+  template <typename T, typename Decode>
+  ObjectDecoder& field(std::string_view key, T& out, Decode&& decode) {
+    const Json* v = lookup(key);
+    if (v != nullptr && !v->is_null()) {
+      status_ = decode(*v, out, childPath(path_, key));
+    }
+    return *this;
+  }
+  template <typename T, typename Decode>
+  ObjectDecoder& required(std::string_view key, T& out, Decode&& decode) {
+    const Json* v = lookup(key);
+    if (status_.isOk() && (v == nullptr || v->is_null())) {
+      status_ = Status::invalidArgument(childPath(path_, key) + ": required");
+      return *this;
+    }
+    return field(key, out, decode);
+  }
 
   [[nodiscard]] Json rest() const;
   [[nodiscard]] Status status() const { return status_; }

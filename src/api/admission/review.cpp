@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "koord/api/fields.hpp"
+
 namespace koord::api::admission {
 
 namespace {
@@ -39,6 +41,15 @@ Status patchFromJson(const Json& j, std::string& out, const std::string& path) {
   }
   out = std::move(*bytes);
   return Status::ok();
+}
+
+Json patchToJson(const std::string& patch) {
+  return base64Encode(patch);
+}
+
+// Go's authenticationv1.UserInfo is a struct: written as {} when the request had none.
+Json userInfoToJson(const Json& user_info) {
+  return user_info.is_null() ? Json::object() : user_info;
 }
 
 }  // namespace
@@ -113,132 +124,94 @@ Result<std::string> base64Decode(std::string_view text) {
   return out;
 }
 
+constexpr auto kGroupVersionKindFields = std::tuple{
+    field("group", &GroupVersionKind::group).always(),
+    field("version", &GroupVersionKind::version).always(),
+    field("kind", &GroupVersionKind::kind).always(),
+};
+
 Status fromJson(const Json& j, GroupVersionKind& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("group", out.group).field("version", out.version).field("kind", out.kind);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kGroupVersionKindFields);
 }
 
 Json toJson(const GroupVersionKind& v) {
-  ObjectEncoder e;
-  e.always("group", v.group).always("version", v.version).always("kind", v.kind);
-  return e.finish(v.extra);
+  return encodeFields(v, kGroupVersionKindFields);
 }
 
+constexpr auto kGroupVersionResourceFields = std::tuple{
+    field("group", &GroupVersionResource::group).always(),
+    field("version", &GroupVersionResource::version).always(),
+    field("resource", &GroupVersionResource::resource).always(),
+};
+
 Status fromJson(const Json& j, GroupVersionResource& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("group", out.group).field("version", out.version).field("resource", out.resource);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kGroupVersionResourceFields);
 }
 
 Json toJson(const GroupVersionResource& v) {
-  ObjectEncoder e;
-  e.always("group", v.group).always("version", v.version).always("resource", v.resource);
-  return e.finish(v.extra);
+  return encodeFields(v, kGroupVersionResourceFields);
 }
 
+constexpr auto kAdmissionRequestFields = std::tuple{
+    field("uid", &AdmissionRequest::uid).always(),
+    field("kind", &AdmissionRequest::kind).always(),
+    field("resource", &AdmissionRequest::resource).always(),
+    field("subResource", &AdmissionRequest::subResource),
+    field("requestKind", &AdmissionRequest::requestKind),
+    field("requestResource", &AdmissionRequest::requestResource),
+    field("requestSubResource", &AdmissionRequest::requestSubResource),
+    field("name", &AdmissionRequest::name),
+    field("namespace", &AdmissionRequest::namespace_),
+    field("operation", &AdmissionRequest::operation).always(),
+    field("userInfo", &AdmissionRequest::userInfo).always().encodeWith(&userInfoToJson),
+    // RawExtensions: Go writes an empty one as null rather than omitting it.
+    field("object", &AdmissionRequest::object).always(),
+    field("oldObject", &AdmissionRequest::oldObject).always(),
+    field("dryRun", &AdmissionRequest::dryRun),
+    field("options", &AdmissionRequest::options).always(),
+};
+
 Status fromJson(const Json& j, AdmissionRequest& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("uid", out.uid)
-      .field("kind", out.kind)
-      .field("resource", out.resource)
-      .field("subResource", out.subResource)
-      .field("requestKind", out.requestKind)
-      .field("requestResource", out.requestResource)
-      .field("requestSubResource", out.requestSubResource)
-      .field("name", out.name)
-      .field("namespace", out.namespace_)
-      .field("operation", out.operation)
-      .field("userInfo", out.userInfo)
-      .field("object", out.object)
-      .field("oldObject", out.oldObject)
-      .field("dryRun", out.dryRun)
-      .field("options", out.options);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kAdmissionRequestFields);
 }
 
 Json toJson(const AdmissionRequest& v) {
-  ObjectEncoder e;
-  e.always("uid", v.uid)
-      .always("kind", v.kind)
-      .always("resource", v.resource)
-      .field("subResource", v.subResource)
-      .field("requestKind", v.requestKind)
-      .field("requestResource", v.requestResource)
-      .field("requestSubResource", v.requestSubResource)
-      .field("name", v.name)
-      .field("namespace", v.namespace_)
-      .always("operation", v.operation)
-      .always("userInfo", v.userInfo.is_null() ? Json::object() : v.userInfo)
-      // RawExtensions: Go writes an empty one as null rather than omitting it.
-      .always("object", v.object)
-      .always("oldObject", v.oldObject)
-      .field("dryRun", v.dryRun)
-      .always("options", v.options);
-  return e.finish(v.extra);
+  return encodeFields(v, kAdmissionRequestFields);
 }
 
+constexpr auto kAdmissionResponseFields = std::tuple{
+    field("uid", &AdmissionResponse::uid).always(),
+    field("allowed", &AdmissionResponse::allowed).always(),
+    field("status", &AdmissionResponse::result).ifSet(),
+    field("patchType", &AdmissionResponse::patchType).ifSet(),
+    field("warnings", &AdmissionResponse::warnings),
+    field("auditAnnotations", &AdmissionResponse::auditAnnotations),
+    // Last, so that a bad base64 patch is reported only when every other field decoded. Base64 on
+    // the wire; an empty patch encodes as "" and is omitted.
+    field("patch", &AdmissionResponse::patch).decodeWith(&patchFromJson).encodeWith(&patchToJson),
+};
+
 Status fromJson(const Json& j, AdmissionResponse& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  Json patch;
-  d.field("uid", out.uid)
-      .field("allowed", out.allowed)
-      .field("status", out.result)
-      .field("patch", patch)
-      .field("patchType", out.patchType)
-      .field("warnings", out.warnings)
-      .field("auditAnnotations", out.auditAnnotations);
-  KOORD_RETURN_IF_ERROR(d.status());
-  if (!patch.is_null()) {
-    KOORD_RETURN_IF_ERROR(patchFromJson(patch, out.patch, childPath(path, "patch")));
-  }
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kAdmissionResponseFields);
 }
 
 Json toJson(const AdmissionResponse& v) {
-  ObjectEncoder e;
-  e.always("uid", v.uid).always("allowed", v.allowed);
-  if (v.result) {
-    e.always("status", *v.result);
-  }
-  if (!v.patch.empty()) {
-    e.always("patch", base64Encode(v.patch));
-  }
-  if (v.patchType) {
-    e.always("patchType", *v.patchType);
-  }
-  e.field("warnings", v.warnings).field("auditAnnotations", v.auditAnnotations);
-  return e.finish(v.extra);
+  return encodeFields(v, kAdmissionResponseFields);
 }
 
+constexpr auto kAdmissionReviewFields = std::tuple{
+    field("apiVersion", &AdmissionReview::apiVersion),
+    field("kind", &AdmissionReview::kind),
+    field("request", &AdmissionReview::request).ifSet(),
+    field("response", &AdmissionReview::response).ifSet(),
+};
+
 Status fromJson(const Json& j, AdmissionReview& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("apiVersion", out.apiVersion)
-      .field("kind", out.kind)
-      .field("request", out.request)
-      .field("response", out.response);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kAdmissionReviewFields);
 }
 
 Json toJson(const AdmissionReview& v) {
-  ObjectEncoder e;
-  e.field("apiVersion", v.apiVersion).field("kind", v.kind);
-  if (v.request) {
-    e.always("request", *v.request);
-  }
-  if (v.response) {
-    e.always("response", *v.response);
-  }
-  return e.finish(v.extra);
+  return encodeFields(v, kAdmissionReviewFields);
 }
 
 AdmissionResponse allowResponse(const AdmissionRequest& request) {

@@ -4,12 +4,10 @@
 #include <charconv>
 #include <initializer_list>
 
-#include "../extension/encode_util.hpp"
+#include "koord/api/fields.hpp"
 
 namespace koord::api::config {
 namespace {
-
-using extension::internal::ifPresent;
 
 Status checkOneOf(const std::string& path, const std::string& value,
                   std::initializer_list<std::string_view> allowed) {
@@ -57,22 +55,28 @@ Result<int32_t> probabilityPercent(const ClusterColocationProfileSpec& spec) {
   return static_cast<int32_t>(percent);
 }
 
+constexpr auto kClusterColocationProfileSpecFields = std::tuple{
+    field("namespaceSelector", &ClusterColocationProfileSpec::namespaceSelector).ifSet(),
+    field("selector", &ClusterColocationProfileSpec::selector).ifSet(),
+    field("probability", &ClusterColocationProfileSpec::probability),
+    field("qosClass", &ClusterColocationProfileSpec::qosClass).always(),
+    field("priorityClassName", &ClusterColocationProfileSpec::priorityClassName).always(),
+    field("koordinatorPriority", &ClusterColocationProfileSpec::koordinatorPriority),
+    field("labels", &ClusterColocationProfileSpec::labels),
+    field("annotations", &ClusterColocationProfileSpec::annotations),
+    field("labelKeysMapping", &ClusterColocationProfileSpec::labelKeysMapping),
+    field("annotationKeysMapping", &ClusterColocationProfileSpec::annotationKeysMapping),
+    field("labelSuffixes", &ClusterColocationProfileSpec::labelSuffixes),
+    field("schedulerName", &ClusterColocationProfileSpec::schedulerName),
+    field("patch", &ClusterColocationProfileSpec::patch),
+};
+
 Status fromJson(const Json& j, ClusterColocationProfileSpec& out, const std::string& path) {
   ObjectDecoder d(j, path);
-  d.field("namespaceSelector", out.namespaceSelector)
-      .field("selector", out.selector)
-      .field("probability", out.probability)
-      .field("qosClass", out.qosClass)
-      .field("priorityClassName", out.priorityClassName)
-      .field("koordinatorPriority", out.koordinatorPriority)
-      .field("labels", out.labels)
-      .field("annotations", out.annotations)
-      .field("labelKeysMapping", out.labelKeysMapping)
-      .field("annotationKeysMapping", out.annotationKeysMapping)
-      .field("labelSuffixes", out.labelSuffixes)
-      .field("schedulerName", out.schedulerName)
-      .field("patch", out.patch);
+  readFields(d, out, kClusterColocationProfileSpecFields);
   KOORD_RETURN_IF_ERROR(d.status());
+  // Hand-written: value checks that run once every field decoded, so that a type error in any
+  // field is reported before them.
   const Json& p = out.probability;
   if (!(p.is_null() || p.is_string() || p.is_number_integer() || p.is_number_unsigned())) {
     return typeError(childPath(path, "probability"), "integer or string", p);
@@ -86,52 +90,34 @@ Status fromJson(const Json& j, ClusterColocationProfileSpec& out, const std::str
 }
 
 Json toJson(const ClusterColocationProfileSpec& v) {
-  ObjectEncoder e;
-  ifPresent(e, "namespaceSelector", v.namespaceSelector);
-  ifPresent(e, "selector", v.selector);
-  e.field("probability", v.probability)
-      .always("qosClass", v.qosClass)
-      .always("priorityClassName", v.priorityClassName)
-      .field("koordinatorPriority", v.koordinatorPriority)
-      .field("labels", v.labels)
-      .field("annotations", v.annotations)
-      .field("labelKeysMapping", v.labelKeysMapping)
-      .field("annotationKeysMapping", v.annotationKeysMapping)
-      .field("labelSuffixes", v.labelSuffixes)
-      .field("schedulerName", v.schedulerName)
-      .field("patch", v.patch);
-  return e.finish(v.extra);
+  return encodeFields(v, kClusterColocationProfileSpecFields);
 }
 
+// No typed fields: everything is kept in `extra`.
+constexpr auto kClusterColocationProfileStatusFields = std::tuple{};
+
 Status fromJson(const Json& j, ClusterColocationProfileStatus& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kClusterColocationProfileStatusFields);
 }
 
 Json toJson(const ClusterColocationProfileStatus& v) {
-  return ObjectEncoder().finish(v.extra);
+  return encodeFields(v, kClusterColocationProfileStatusFields);
 }
 
+constexpr auto kClusterColocationProfileFields = std::tuple{
+    field("apiVersion", &ClusterColocationProfile::apiVersion),
+    field("kind", &ClusterColocationProfile::kind),
+    field("metadata", &ClusterColocationProfile::metadata).always(),
+    field("spec", &ClusterColocationProfile::spec).always(),
+    field("status", &ClusterColocationProfile::status).always(),
+};
+
 Status fromJson(const Json& j, ClusterColocationProfile& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("apiVersion", out.apiVersion)
-      .field("kind", out.kind)
-      .field("metadata", out.metadata)
-      .field("spec", out.spec)
-      .field("status", out.status);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kClusterColocationProfileFields);
 }
 
 Json toJson(const ClusterColocationProfile& v) {
-  return ObjectEncoder()
-      .field("apiVersion", v.apiVersion)
-      .field("kind", v.kind)
-      .always("metadata", v.metadata)
-      .always("spec", v.spec)
-      .always("status", v.status)
-      .finish(v.extra);
+  return encodeFields(v, kClusterColocationProfileFields);
 }
 
 }  // namespace koord::api::config

@@ -1,166 +1,124 @@
 #include "koord/api/core/meta.hpp"
 
-#include "encode_helpers.hpp"
+#include "koord/api/fields.hpp"
 
 namespace koord::api::core {
 
-using internal::nonZero;
-using internal::timeOrNull;
+constexpr auto kOwnerReferenceFields = std::tuple{
+    field("apiVersion", &OwnerReference::apiVersion).always(),
+    field("kind", &OwnerReference::kind).always(),
+    field("name", &OwnerReference::name).always(),
+    field("uid", &OwnerReference::uid).always(),
+    field("controller", &OwnerReference::controller),
+    field("blockOwnerDeletion", &OwnerReference::blockOwnerDeletion),
+};
 
 Status fromJson(const Json& j, OwnerReference& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("apiVersion", out.apiVersion)
-      .field("kind", out.kind)
-      .field("name", out.name)
-      .field("uid", out.uid)
-      .field("controller", out.controller)
-      .field("blockOwnerDeletion", out.blockOwnerDeletion);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kOwnerReferenceFields);
 }
 
 Json toJson(const OwnerReference& v) {
-  ObjectEncoder e;
-  e.always("apiVersion", v.apiVersion)
-      .always("kind", v.kind)
-      .always("name", v.name)
-      .always("uid", v.uid)
-      .field("controller", v.controller)
-      .field("blockOwnerDeletion", v.blockOwnerDeletion);
-  return e.finish(v.extra);
+  return encodeFields(v, kOwnerReferenceFields);
 }
 
+constexpr auto kObjectMetaFields = std::tuple{
+    field("name", &ObjectMeta::name),
+    field("generateName", &ObjectMeta::generateName),
+    field("namespace", &ObjectMeta::namespace_),
+    field("uid", &ObjectMeta::uid),
+    field("resourceVersion", &ObjectMeta::resourceVersion),
+    field("generation", &ObjectMeta::generation).omitZero(),
+    field("creationTimestamp", &ObjectMeta::creationTimestamp).nullIfEmpty(),
+    field("deletionTimestamp", &ObjectMeta::deletionTimestamp),
+    field("deletionGracePeriodSeconds", &ObjectMeta::deletionGracePeriodSeconds),
+    field("labels", &ObjectMeta::labels),
+    field("annotations", &ObjectMeta::annotations),
+    field("ownerReferences", &ObjectMeta::ownerReferences),
+    field("finalizers", &ObjectMeta::finalizers),
+};
+
 Status fromJson(const Json& j, ObjectMeta& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("name", out.name)
-      .field("generateName", out.generateName)
-      .field("namespace", out.namespace_)
-      .field("uid", out.uid)
-      .field("resourceVersion", out.resourceVersion)
-      .field("generation", out.generation)
-      .field("creationTimestamp", out.creationTimestamp)
-      .field("deletionTimestamp", out.deletionTimestamp)
-      .field("deletionGracePeriodSeconds", out.deletionGracePeriodSeconds)
-      .field("labels", out.labels)
-      .field("annotations", out.annotations)
-      .field("ownerReferences", out.ownerReferences)
-      .field("finalizers", out.finalizers);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kObjectMetaFields);
 }
 
 Json toJson(const ObjectMeta& v) {
-  ObjectEncoder e;
-  e.field("name", v.name)
-      .field("generateName", v.generateName)
-      .field("namespace", v.namespace_)
-      .field("uid", v.uid)
-      .field("resourceVersion", v.resourceVersion);
-  nonZero(e, "generation", v.generation);
-  timeOrNull(e, "creationTimestamp", v.creationTimestamp);
-  e.field("deletionTimestamp", v.deletionTimestamp)
-      .field("deletionGracePeriodSeconds", v.deletionGracePeriodSeconds)
-      .field("labels", v.labels)
-      .field("annotations", v.annotations)
-      .field("ownerReferences", v.ownerReferences)
-      .field("finalizers", v.finalizers);
-  return e.finish(v.extra);
+  return encodeFields(v, kObjectMetaFields);
 }
 
+constexpr auto kListMetaFields = std::tuple{
+    field("resourceVersion", &ListMeta::resourceVersion),
+    field("continue", &ListMeta::continue_),
+    field("remainingItemCount", &ListMeta::remainingItemCount),
+};
+
 Status fromJson(const Json& j, ListMeta& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("resourceVersion", out.resourceVersion)
-      .field("continue", out.continue_)
-      .field("remainingItemCount", out.remainingItemCount);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kListMetaFields);
 }
 
 Json toJson(const ListMeta& v) {
-  ObjectEncoder e;
-  e.field("resourceVersion", v.resourceVersion)
-      .field("continue", v.continue_)
-      .field("remainingItemCount", v.remainingItemCount);
-  return e.finish(v.extra);
+  return encodeFields(v, kListMetaFields);
 }
 
+constexpr auto kObjectReferenceFields = std::tuple{
+    field("kind", &ObjectReference::kind),
+    field("namespace", &ObjectReference::namespace_),
+    field("name", &ObjectReference::name),
+    field("uid", &ObjectReference::uid),
+    field("apiVersion", &ObjectReference::apiVersion),
+    field("resourceVersion", &ObjectReference::resourceVersion),
+    field("fieldPath", &ObjectReference::fieldPath),
+};
+
 Status fromJson(const Json& j, ObjectReference& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("kind", out.kind)
-      .field("namespace", out.namespace_)
-      .field("name", out.name)
-      .field("uid", out.uid)
-      .field("apiVersion", out.apiVersion)
-      .field("resourceVersion", out.resourceVersion)
-      .field("fieldPath", out.fieldPath);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kObjectReferenceFields);
 }
 
 Json toJson(const ObjectReference& v) {
-  ObjectEncoder e;
-  e.field("kind", v.kind)
-      .field("namespace", v.namespace_)
-      .field("name", v.name)
-      .field("uid", v.uid)
-      .field("apiVersion", v.apiVersion)
-      .field("resourceVersion", v.resourceVersion)
-      .field("fieldPath", v.fieldPath);
-  return e.finish(v.extra);
+  return encodeFields(v, kObjectReferenceFields);
 }
 
+constexpr auto kLabelSelectorRequirementFields = std::tuple{
+    field("key", &LabelSelectorRequirement::key).always(),
+    field("operator", &LabelSelectorRequirement::operator_).always(),
+    field("values", &LabelSelectorRequirement::values),
+};
+
 Status fromJson(const Json& j, LabelSelectorRequirement& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("key", out.key).field("operator", out.operator_).field("values", out.values);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kLabelSelectorRequirementFields);
 }
 
 Json toJson(const LabelSelectorRequirement& v) {
-  ObjectEncoder e;
-  e.always("key", v.key).always("operator", v.operator_).field("values", v.values);
-  return e.finish(v.extra);
+  return encodeFields(v, kLabelSelectorRequirementFields);
 }
 
+constexpr auto kLabelSelectorFields = std::tuple{
+    field("matchLabels", &LabelSelector::matchLabels),
+    field("matchExpressions", &LabelSelector::matchExpressions),
+};
+
 Status fromJson(const Json& j, LabelSelector& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("matchLabels", out.matchLabels).field("matchExpressions", out.matchExpressions);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kLabelSelectorFields);
 }
 
 Json toJson(const LabelSelector& v) {
-  ObjectEncoder e;
-  e.field("matchLabels", v.matchLabels).field("matchExpressions", v.matchExpressions);
-  return e.finish(v.extra);
+  return encodeFields(v, kLabelSelectorFields);
 }
 
+constexpr auto kConditionFields = std::tuple{
+    field("type", &Condition::type).always(),
+    field("status", &Condition::status).always(),
+    field("observedGeneration", &Condition::observedGeneration).omitZero(),
+    field("lastTransitionTime", &Condition::lastTransitionTime).nullIfEmpty(),
+    field("reason", &Condition::reason).always(),
+    field("message", &Condition::message).always(),
+};
+
 Status fromJson(const Json& j, Condition& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("type", out.type)
-      .field("status", out.status)
-      .field("observedGeneration", out.observedGeneration)
-      .field("lastTransitionTime", out.lastTransitionTime)
-      .field("reason", out.reason)
-      .field("message", out.message);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kConditionFields);
 }
 
 Json toJson(const Condition& v) {
-  ObjectEncoder e;
-  e.always("type", v.type).always("status", v.status);
-  nonZero(e, "observedGeneration", v.observedGeneration);
-  timeOrNull(e, "lastTransitionTime", v.lastTransitionTime);
-  e.always("reason", v.reason).always("message", v.message);
-  return e.finish(v.extra);
+  return encodeFields(v, kConditionFields);
 }
 
 const OwnerReference* controllerOf(const ObjectMeta& meta) {

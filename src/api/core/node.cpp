@@ -1,129 +1,95 @@
 #include "koord/api/core/node.hpp"
 
-#include "encode_helpers.hpp"
+#include "koord/api/fields.hpp"
 
 namespace koord::api::core {
 
-using internal::timeOrNull;
-using internal::trueOnly;
+constexpr auto kTaintFields = std::tuple{
+    field("key", &Taint::key).always(),
+    field("value", &Taint::value),
+    field("effect", &Taint::effect).always(),
+    field("timeAdded", &Taint::timeAdded),
+};
 
 Status fromJson(const Json& j, Taint& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("key", out.key)
-      .field("value", out.value)
-      .field("effect", out.effect)
-      .field("timeAdded", out.timeAdded);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kTaintFields);
 }
 
 Json toJson(const Taint& v) {
-  ObjectEncoder e;
-  e.always("key", v.key)
-      .field("value", v.value)
-      .always("effect", v.effect)
-      .field("timeAdded", v.timeAdded);
-  return e.finish(v.extra);
+  return encodeFields(v, kTaintFields);
 }
 
+constexpr auto kNodeSpecFields = std::tuple{
+    field("podCIDR", &NodeSpec::podCIDR),
+    field("providerID", &NodeSpec::providerID),
+    field("unschedulable", &NodeSpec::unschedulable).omitZero(),
+    field("taints", &NodeSpec::taints),
+};
+
 Status fromJson(const Json& j, NodeSpec& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("podCIDR", out.podCIDR)
-      .field("providerID", out.providerID)
-      .field("unschedulable", out.unschedulable)
-      .field("taints", out.taints);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kNodeSpecFields);
 }
 
 Json toJson(const NodeSpec& v) {
-  ObjectEncoder e;
-  e.field("podCIDR", v.podCIDR).field("providerID", v.providerID);
-  trueOnly(e, "unschedulable", v.unschedulable);
-  e.field("taints", v.taints);
-  return e.finish(v.extra);
+  return encodeFields(v, kNodeSpecFields);
 }
 
+constexpr auto kNodeConditionFields = std::tuple{
+    field("type", &NodeCondition::type).always(),
+    field("status", &NodeCondition::status).always(),
+    field("lastHeartbeatTime", &NodeCondition::lastHeartbeatTime).nullIfEmpty(),
+    field("lastTransitionTime", &NodeCondition::lastTransitionTime).nullIfEmpty(),
+    field("reason", &NodeCondition::reason),
+    field("message", &NodeCondition::message),
+};
+
 Status fromJson(const Json& j, NodeCondition& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("type", out.type)
-      .field("status", out.status)
-      .field("lastHeartbeatTime", out.lastHeartbeatTime)
-      .field("lastTransitionTime", out.lastTransitionTime)
-      .field("reason", out.reason)
-      .field("message", out.message);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kNodeConditionFields);
 }
 
 Json toJson(const NodeCondition& v) {
-  ObjectEncoder e;
-  e.always("type", v.type).always("status", v.status);
-  timeOrNull(e, "lastHeartbeatTime", v.lastHeartbeatTime);
-  timeOrNull(e, "lastTransitionTime", v.lastTransitionTime);
-  e.field("reason", v.reason).field("message", v.message);
-  return e.finish(v.extra);
+  return encodeFields(v, kNodeConditionFields);
 }
 
+constexpr auto kNodeAddressFields = std::tuple{
+    field("type", &NodeAddress::type).always(),
+    field("address", &NodeAddress::address).always(),
+};
+
 Status fromJson(const Json& j, NodeAddress& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("type", out.type).field("address", out.address);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kNodeAddressFields);
 }
 
 Json toJson(const NodeAddress& v) {
-  ObjectEncoder e;
-  e.always("type", v.type).always("address", v.address);
-  return e.finish(v.extra);
+  return encodeFields(v, kNodeAddressFields);
 }
 
+constexpr auto kNodeStatusFields = std::tuple{
+    field("capacity", &NodeStatus::capacity),     field("allocatable", &NodeStatus::allocatable),
+    field("conditions", &NodeStatus::conditions), field("addresses", &NodeStatus::addresses),
+    field("nodeInfo", &NodeStatus::nodeInfo),
+};
+
 Status fromJson(const Json& j, NodeStatus& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("capacity", out.capacity)
-      .field("allocatable", out.allocatable)
-      .field("conditions", out.conditions)
-      .field("addresses", out.addresses)
-      .field("nodeInfo", out.nodeInfo);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kNodeStatusFields);
 }
 
 Json toJson(const NodeStatus& v) {
-  ObjectEncoder e;
-  e.field("capacity", v.capacity)
-      .field("allocatable", v.allocatable)
-      .field("conditions", v.conditions)
-      .field("addresses", v.addresses)
-      .field("nodeInfo", v.nodeInfo);
-  return e.finish(v.extra);
+  return encodeFields(v, kNodeStatusFields);
 }
 
+constexpr auto kNodeFields = std::tuple{
+    field("apiVersion", &Node::apiVersion),      field("kind", &Node::kind),
+    field("metadata", &Node::metadata).always(), field("spec", &Node::spec).always(),
+    field("status", &Node::status).always(),
+};
+
 Status fromJson(const Json& j, Node& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("apiVersion", out.apiVersion)
-      .field("kind", out.kind)
-      .field("metadata", out.metadata)
-      .field("spec", out.spec)
-      .field("status", out.status);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kNodeFields);
 }
 
 Json toJson(const Node& v) {
-  ObjectEncoder e;
-  e.field("apiVersion", v.apiVersion)
-      .field("kind", v.kind)
-      .always("metadata", v.metadata)
-      .always("spec", v.spec)
-      .always("status", v.status);
-  return e.finish(v.extra);
+  return encodeFields(v, kNodeFields);
 }
 
 }  // namespace koord::api::core

@@ -1,275 +1,206 @@
 #include "koord/api/core/objects.hpp"
 
-#include "encode_helpers.hpp"
+#include "koord/api/fields.hpp"
 
 namespace koord::api::core {
 
-using internal::ifSet;
-using internal::nonZero;
-using internal::timeOrNull;
+constexpr auto kBindingFields = std::tuple{
+    field("apiVersion", &Binding::apiVersion),
+    field("kind", &Binding::kind),
+    field("metadata", &Binding::metadata).always(),
+    field("target", &Binding::target).always(),
+};
 
 Status fromJson(const Json& j, Binding& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("apiVersion", out.apiVersion)
-      .field("kind", out.kind)
-      .field("metadata", out.metadata)
-      .field("target", out.target);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kBindingFields);
 }
 
 Json toJson(const Binding& v) {
-  ObjectEncoder e;
-  e.field("apiVersion", v.apiVersion)
-      .field("kind", v.kind)
-      .always("metadata", v.metadata)
-      .always("target", v.target);
-  return e.finish(v.extra);
+  return encodeFields(v, kBindingFields);
 }
 
+constexpr auto kEventSourceFields = std::tuple{
+    field("component", &EventSource::component),
+    field("host", &EventSource::host),
+};
+
 Status fromJson(const Json& j, EventSource& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("component", out.component).field("host", out.host);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kEventSourceFields);
 }
 
 Json toJson(const EventSource& v) {
-  ObjectEncoder e;
-  e.field("component", v.component).field("host", v.host);
-  return e.finish(v.extra);
+  return encodeFields(v, kEventSourceFields);
 }
 
+constexpr auto kEventFields = std::tuple{
+    field("apiVersion", &Event::apiVersion),
+    field("kind", &Event::kind),
+    field("metadata", &Event::metadata).always(),
+    field("involvedObject", &Event::involvedObject).always(),
+    field("reason", &Event::reason),
+    field("message", &Event::message),
+    field("source", &Event::source).always(),
+    field("firstTimestamp", &Event::firstTimestamp).nullIfEmpty(),
+    field("lastTimestamp", &Event::lastTimestamp).nullIfEmpty(),
+    field("count", &Event::count).omitZero(),
+    field("type", &Event::type),
+    field("action", &Event::action),
+    field("reportingComponent", &Event::reportingComponent).always(),
+    field("reportingInstance", &Event::reportingInstance).always(),
+};
+
 Status fromJson(const Json& j, Event& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("apiVersion", out.apiVersion)
-      .field("kind", out.kind)
-      .field("metadata", out.metadata)
-      .field("involvedObject", out.involvedObject)
-      .field("reason", out.reason)
-      .field("message", out.message)
-      .field("source", out.source)
-      .field("firstTimestamp", out.firstTimestamp)
-      .field("lastTimestamp", out.lastTimestamp)
-      .field("count", out.count)
-      .field("type", out.type)
-      .field("action", out.action)
-      .field("reportingComponent", out.reportingComponent)
-      .field("reportingInstance", out.reportingInstance);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kEventFields);
 }
 
 Json toJson(const Event& v) {
-  ObjectEncoder e;
-  e.field("apiVersion", v.apiVersion)
-      .field("kind", v.kind)
-      .always("metadata", v.metadata)
-      .always("involvedObject", v.involvedObject)
-      .field("reason", v.reason)
-      .field("message", v.message)
-      .always("source", v.source);
-  timeOrNull(e, "firstTimestamp", v.firstTimestamp);
-  timeOrNull(e, "lastTimestamp", v.lastTimestamp);
-  nonZero(e, "count", v.count);
-  e.field("type", v.type)
-      .field("action", v.action)
-      .always("reportingComponent", v.reportingComponent)
-      .always("reportingInstance", v.reportingInstance);
-  Json out = e.finish(v.extra);
-  // Go writes the zero MicroTime as null; keep a decoded value, else write null as Go does.
+  Json out = encodeFields(v, kEventFields);
+  // Hand-written: eventTime is not a typed field (it lives in `extra`). Go writes the zero
+  // MicroTime as null; keep a decoded value, else write null as Go does.
   if (!out.contains("eventTime")) {
     out["eventTime"] = nullptr;
   }
   return out;
 }
 
+constexpr auto kLeaseSpecFields = std::tuple{
+    field("holderIdentity", &LeaseSpec::holderIdentity).ifSet(),
+    field("leaseDurationSeconds", &LeaseSpec::leaseDurationSeconds).ifSet(),
+    field("acquireTime", &LeaseSpec::acquireTime).ifSet(),
+    field("renewTime", &LeaseSpec::renewTime).ifSet(),
+    field("leaseTransitions", &LeaseSpec::leaseTransitions).ifSet(),
+};
+
 Status fromJson(const Json& j, LeaseSpec& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("holderIdentity", out.holderIdentity)
-      .field("leaseDurationSeconds", out.leaseDurationSeconds)
-      .field("acquireTime", out.acquireTime)
-      .field("renewTime", out.renewTime)
-      .field("leaseTransitions", out.leaseTransitions);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kLeaseSpecFields);
 }
 
 Json toJson(const LeaseSpec& v) {
-  ObjectEncoder e;
-  ifSet(e, "holderIdentity", v.holderIdentity);
-  ifSet(e, "leaseDurationSeconds", v.leaseDurationSeconds);
-  ifSet(e, "acquireTime", v.acquireTime);
-  ifSet(e, "renewTime", v.renewTime);
-  ifSet(e, "leaseTransitions", v.leaseTransitions);
-  return e.finish(v.extra);
+  return encodeFields(v, kLeaseSpecFields);
 }
 
+constexpr auto kLeaseFields = std::tuple{
+    field("apiVersion", &Lease::apiVersion),
+    field("kind", &Lease::kind),
+    field("metadata", &Lease::metadata).always(),
+    field("spec", &Lease::spec).always(),
+};
+
 Status fromJson(const Json& j, Lease& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("apiVersion", out.apiVersion)
-      .field("kind", out.kind)
-      .field("metadata", out.metadata)
-      .field("spec", out.spec);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kLeaseFields);
 }
 
 Json toJson(const Lease& v) {
-  ObjectEncoder e;
-  e.field("apiVersion", v.apiVersion)
-      .field("kind", v.kind)
-      .always("metadata", v.metadata)
-      .always("spec", v.spec);
-  return e.finish(v.extra);
+  return encodeFields(v, kLeaseFields);
 }
 
+constexpr auto kConfigMapFields = std::tuple{
+    field("apiVersion", &ConfigMap::apiVersion),      field("kind", &ConfigMap::kind),
+    field("metadata", &ConfigMap::metadata).always(), field("data", &ConfigMap::data),
+    field("binaryData", &ConfigMap::binaryData),
+};
+
 Status fromJson(const Json& j, ConfigMap& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("apiVersion", out.apiVersion)
-      .field("kind", out.kind)
-      .field("metadata", out.metadata)
-      .field("data", out.data)
-      .field("binaryData", out.binaryData);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kConfigMapFields);
 }
 
 Json toJson(const ConfigMap& v) {
-  ObjectEncoder e;
-  e.field("apiVersion", v.apiVersion)
-      .field("kind", v.kind)
-      .always("metadata", v.metadata)
-      .field("data", v.data)
-      .field("binaryData", v.binaryData);
-  return e.finish(v.extra);
+  return encodeFields(v, kConfigMapFields);
 }
 
+constexpr auto kPreconditionsFields = std::tuple{
+    field("uid", &Preconditions::uid).ifSet(),
+    field("resourceVersion", &Preconditions::resourceVersion).ifSet(),
+};
+
 Status fromJson(const Json& j, Preconditions& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("uid", out.uid).field("resourceVersion", out.resourceVersion);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kPreconditionsFields);
 }
 
 Json toJson(const Preconditions& v) {
-  ObjectEncoder e;
-  ifSet(e, "uid", v.uid);
-  ifSet(e, "resourceVersion", v.resourceVersion);
-  return e.finish(v.extra);
+  return encodeFields(v, kPreconditionsFields);
 }
 
+constexpr auto kDeleteOptionsFields = std::tuple{
+    field("apiVersion", &DeleteOptions::apiVersion),
+    field("kind", &DeleteOptions::kind),
+    field("gracePeriodSeconds", &DeleteOptions::gracePeriodSeconds).ifSet(),
+    field("preconditions", &DeleteOptions::preconditions).ifSet(),
+    field("propagationPolicy", &DeleteOptions::propagationPolicy),
+    field("dryRun", &DeleteOptions::dryRun),
+};
+
 Status fromJson(const Json& j, DeleteOptions& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("apiVersion", out.apiVersion)
-      .field("kind", out.kind)
-      .field("gracePeriodSeconds", out.gracePeriodSeconds)
-      .field("preconditions", out.preconditions)
-      .field("propagationPolicy", out.propagationPolicy)
-      .field("dryRun", out.dryRun);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kDeleteOptionsFields);
 }
 
 Json toJson(const DeleteOptions& v) {
-  ObjectEncoder e;
-  e.field("apiVersion", v.apiVersion).field("kind", v.kind);
-  ifSet(e, "gracePeriodSeconds", v.gracePeriodSeconds);
-  ifSet(e, "preconditions", v.preconditions);
-  e.field("propagationPolicy", v.propagationPolicy).field("dryRun", v.dryRun);
-  return e.finish(v.extra);
+  return encodeFields(v, kDeleteOptionsFields);
 }
 
+constexpr auto kEvictionFields = std::tuple{
+    field("apiVersion", &Eviction::apiVersion),
+    field("kind", &Eviction::kind),
+    field("metadata", &Eviction::metadata).always(),
+    field("deleteOptions", &Eviction::deleteOptions).ifSet(),
+};
+
 Status fromJson(const Json& j, Eviction& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("apiVersion", out.apiVersion)
-      .field("kind", out.kind)
-      .field("metadata", out.metadata)
-      .field("deleteOptions", out.deleteOptions);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kEvictionFields);
 }
 
 Json toJson(const Eviction& v) {
-  ObjectEncoder e;
-  e.field("apiVersion", v.apiVersion).field("kind", v.kind).always("metadata", v.metadata);
-  ifSet(e, "deleteOptions", v.deleteOptions);
-  return e.finish(v.extra);
+  return encodeFields(v, kEvictionFields);
 }
 
+constexpr auto kStatusCauseFields = std::tuple{
+    field("reason", &StatusCause::reason),
+    field("message", &StatusCause::message),
+    field("field", &StatusCause::field),
+};
+
 Status fromJson(const Json& j, StatusCause& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("reason", out.reason).field("message", out.message).field("field", out.field);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kStatusCauseFields);
 }
 
 Json toJson(const StatusCause& v) {
-  ObjectEncoder e;
-  e.field("reason", v.reason).field("message", v.message).field("field", v.field);
-  return e.finish(v.extra);
+  return encodeFields(v, kStatusCauseFields);
 }
 
+constexpr auto kStatusDetailsFields = std::tuple{
+    field("name", &StatusDetails::name),
+    field("group", &StatusDetails::group),
+    field("kind", &StatusDetails::kind),
+    field("uid", &StatusDetails::uid),
+    field("causes", &StatusDetails::causes),
+    field("retryAfterSeconds", &StatusDetails::retryAfterSeconds).omitZero(),
+};
+
 Status fromJson(const Json& j, StatusDetails& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("name", out.name)
-      .field("group", out.group)
-      .field("kind", out.kind)
-      .field("uid", out.uid)
-      .field("causes", out.causes)
-      .field("retryAfterSeconds", out.retryAfterSeconds);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kStatusDetailsFields);
 }
 
 Json toJson(const StatusDetails& v) {
-  ObjectEncoder e;
-  e.field("name", v.name)
-      .field("group", v.group)
-      .field("kind", v.kind)
-      .field("uid", v.uid)
-      .field("causes", v.causes);
-  nonZero(e, "retryAfterSeconds", v.retryAfterSeconds);
-  return e.finish(v.extra);
+  return encodeFields(v, kStatusDetailsFields);
 }
 
+constexpr auto kApiStatusFields = std::tuple{
+    field("apiVersion", &ApiStatus::apiVersion),
+    field("kind", &ApiStatus::kind),
+    field("metadata", &ApiStatus::metadata).always(),
+    field("status", &ApiStatus::status),
+    field("message", &ApiStatus::message),
+    field("reason", &ApiStatus::reason),
+    field("details", &ApiStatus::details).ifSet(),
+    field("code", &ApiStatus::code).omitZero(),
+};
+
 Status fromJson(const Json& j, ApiStatus& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("apiVersion", out.apiVersion)
-      .field("kind", out.kind)
-      .field("metadata", out.metadata)
-      .field("status", out.status)
-      .field("message", out.message)
-      .field("reason", out.reason)
-      .field("details", out.details)
-      .field("code", out.code);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kApiStatusFields);
 }
 
 Json toJson(const ApiStatus& v) {
-  ObjectEncoder e;
-  e.field("apiVersion", v.apiVersion)
-      .field("kind", v.kind)
-      .always("metadata", v.metadata)
-      .field("status", v.status)
-      .field("message", v.message)
-      .field("reason", v.reason);
-  ifSet(e, "details", v.details);
-  nonZero(e, "code", v.code);
-  return e.finish(v.extra);
+  return encodeFields(v, kApiStatusFields);
 }
 
 Binding makeBinding(const std::string& namespace_name, const std::string& pod_name,

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "koord/api/extender/equal_fold.hpp"
+#include "koord/api/fields.hpp"
 
 namespace koord::api::extender {
 
@@ -70,65 +71,63 @@ class FoldDecoder {
   Status status_;
 };
 
-// Go's encoding of a nil-able value: null when unset.
-template <typename T>
-Json orNull(const std::optional<T>& v) {
-  if (!v) {
-    return nullptr;
-  }
-  using api::toJson;
-  return toJson(*v);
-}
-
-// Go's encoding of a map or slice that this model cannot tell nil from empty: null when empty.
-template <typename C>
-Json nullIfEmpty(const C& c) {
-  if (c.empty()) {
-    return nullptr;
-  }
-  using api::toJson;
-  return toJson(c);
+// fromJson from a field list, read the way Go's encoding/json fills a struct without tags (see
+// FoldDecoder). These types keep no `extra`: unknown keys are dropped, as Go does.
+template <typename T, typename... F>
+Status decodeFold(const Json& j, T& out, const std::string& path, const std::tuple<F...>& fields) {
+  FoldDecoder d(j, path);
+  readFields(d, out, fields);
+  return d.status();
 }
 
 }  // namespace
 
+// Every field is written, as encoding/json writes a struct without omitempty: a nil pointer as null
+// (.always() on an optional), and a map or slice this model cannot tell nil from empty as null when
+// empty (.nullIfEmpty()).
+
+constexpr auto kExtenderArgsFields = std::tuple{
+    field("Pod", &ExtenderArgs::pod).always(),
+    field("Nodes", &ExtenderArgs::nodes).always(),
+    field("NodeNames", &ExtenderArgs::nodeNames).always(),
+};
+
 Status fromJson(const Json& j, ExtenderArgs& out, const std::string& path) {
-  FoldDecoder d(j, path);
-  d.field("Pod", out.pod).field("Nodes", out.nodes).field("NodeNames", out.nodeNames);
-  return d.status();
+  return decodeFold(j, out, path, kExtenderArgsFields);
 }
 
 Json toJson(const ExtenderArgs& v) {
-  return Json{
-      {"Pod", core::toJson(v.pod)}, {"Nodes", orNull(v.nodes)}, {"NodeNames", orNull(v.nodeNames)}};
+  return encodeFields(v, kExtenderArgsFields);
 }
 
+constexpr auto kExtenderFilterResultFields = std::tuple{
+    field("Nodes", &ExtenderFilterResult::nodes).always(),
+    field("NodeNames", &ExtenderFilterResult::nodeNames).always(),
+    field("FailedNodes", &ExtenderFilterResult::failedNodes).nullIfEmpty(),
+    field("FailedAndUnresolvableNodes", &ExtenderFilterResult::failedAndUnresolvableNodes)
+        .nullIfEmpty(),
+    field("Error", &ExtenderFilterResult::error).always(),
+};
+
 Status fromJson(const Json& j, ExtenderFilterResult& out, const std::string& path) {
-  FoldDecoder d(j, path);
-  d.field("Nodes", out.nodes)
-      .field("NodeNames", out.nodeNames)
-      .field("FailedNodes", out.failedNodes)
-      .field("FailedAndUnresolvableNodes", out.failedAndUnresolvableNodes)
-      .field("Error", out.error);
-  return d.status();
+  return decodeFold(j, out, path, kExtenderFilterResultFields);
 }
 
 Json toJson(const ExtenderFilterResult& v) {
-  return Json{{"Nodes", orNull(v.nodes)},
-              {"NodeNames", orNull(v.nodeNames)},
-              {"FailedNodes", nullIfEmpty(v.failedNodes)},
-              {"FailedAndUnresolvableNodes", nullIfEmpty(v.failedAndUnresolvableNodes)},
-              {"Error", v.error}};
+  return encodeFields(v, kExtenderFilterResultFields);
 }
 
+constexpr auto kHostPriorityFields = std::tuple{
+    field("Host", &HostPriority::host).always(),
+    field("Score", &HostPriority::score).always(),
+};
+
 Status fromJson(const Json& j, HostPriority& out, const std::string& path) {
-  FoldDecoder d(j, path);
-  d.field("Host", out.host).field("Score", out.score);
-  return d.status();
+  return decodeFold(j, out, path, kHostPriorityFields);
 }
 
 Json toJson(const HostPriority& v) {
-  return Json{{"Host", v.host}, {"Score", v.score}};
+  return encodeFields(v, kHostPriorityFields);
 }
 
 Status fromJson(const Json& j, HostPriorityList& out, const std::string& path) {
@@ -139,84 +138,95 @@ Json toJson(const HostPriorityList& v) {
   return api::toJson(v);
 }
 
+constexpr auto kExtenderBindingArgsFields = std::tuple{
+    field("PodName", &ExtenderBindingArgs::podName).always(),
+    field("PodNamespace", &ExtenderBindingArgs::podNamespace).always(),
+    field("PodUID", &ExtenderBindingArgs::podUID).always(),
+    field("Node", &ExtenderBindingArgs::node).always(),
+};
+
 Status fromJson(const Json& j, ExtenderBindingArgs& out, const std::string& path) {
-  FoldDecoder d(j, path);
-  d.field("PodName", out.podName)
-      .field("PodNamespace", out.podNamespace)
-      .field("PodUID", out.podUID)
-      .field("Node", out.node);
-  return d.status();
+  return decodeFold(j, out, path, kExtenderBindingArgsFields);
 }
 
 Json toJson(const ExtenderBindingArgs& v) {
-  return Json{{"PodName", v.podName},
-              {"PodNamespace", v.podNamespace},
-              {"PodUID", v.podUID},
-              {"Node", v.node}};
+  return encodeFields(v, kExtenderBindingArgsFields);
 }
 
+constexpr auto kExtenderBindingResultFields = std::tuple{
+    field("Error", &ExtenderBindingResult::error).always(),
+};
+
 Status fromJson(const Json& j, ExtenderBindingResult& out, const std::string& path) {
-  FoldDecoder d(j, path);
-  d.field("Error", out.error);
-  return d.status();
+  return decodeFold(j, out, path, kExtenderBindingResultFields);
 }
 
 Json toJson(const ExtenderBindingResult& v) {
-  return Json{{"Error", v.error}};
+  return encodeFields(v, kExtenderBindingResultFields);
 }
 
+constexpr auto kMetaPodFields = std::tuple{
+    field("UID", &MetaPod::uid).always(),
+};
+
 Status fromJson(const Json& j, MetaPod& out, const std::string& path) {
-  FoldDecoder d(j, path);
-  d.field("UID", out.uid);
-  return d.status();
+  return decodeFold(j, out, path, kMetaPodFields);
 }
 
 Json toJson(const MetaPod& v) {
-  return Json{{"UID", v.uid}};
+  return encodeFields(v, kMetaPodFields);
 }
 
+constexpr auto kVictimsFields = std::tuple{
+    field("Pods", &Victims::pods).nullIfEmpty(),
+    field("NumPDBViolations", &Victims::numPDBViolations).always(),
+};
+
 Status fromJson(const Json& j, Victims& out, const std::string& path) {
-  FoldDecoder d(j, path);
-  d.field("Pods", out.pods).field("NumPDBViolations", out.numPDBViolations);
-  return d.status();
+  return decodeFold(j, out, path, kVictimsFields);
 }
 
 Json toJson(const Victims& v) {
-  return Json{{"Pods", nullIfEmpty(v.pods)}, {"NumPDBViolations", v.numPDBViolations}};
+  return encodeFields(v, kVictimsFields);
 }
 
+constexpr auto kMetaVictimsFields = std::tuple{
+    field("Pods", &MetaVictims::pods).nullIfEmpty(),
+    field("NumPDBViolations", &MetaVictims::numPDBViolations).always(),
+};
+
 Status fromJson(const Json& j, MetaVictims& out, const std::string& path) {
-  FoldDecoder d(j, path);
-  d.field("Pods", out.pods).field("NumPDBViolations", out.numPDBViolations);
-  return d.status();
+  return decodeFold(j, out, path, kMetaVictimsFields);
 }
 
 Json toJson(const MetaVictims& v) {
-  return Json{{"Pods", nullIfEmpty(v.pods)}, {"NumPDBViolations", v.numPDBViolations}};
+  return encodeFields(v, kMetaVictimsFields);
 }
 
+constexpr auto kExtenderPreemptionArgsFields = std::tuple{
+    field("Pod", &ExtenderPreemptionArgs::pod).always(),
+    field("NodeNameToVictims", &ExtenderPreemptionArgs::nodeNameToVictims).always(),
+    field("NodeNameToMetaVictims", &ExtenderPreemptionArgs::nodeNameToMetaVictims).always(),
+};
+
 Status fromJson(const Json& j, ExtenderPreemptionArgs& out, const std::string& path) {
-  FoldDecoder d(j, path);
-  d.field("Pod", out.pod)
-      .field("NodeNameToVictims", out.nodeNameToVictims)
-      .field("NodeNameToMetaVictims", out.nodeNameToMetaVictims);
-  return d.status();
+  return decodeFold(j, out, path, kExtenderPreemptionArgsFields);
 }
 
 Json toJson(const ExtenderPreemptionArgs& v) {
-  return Json{{"Pod", core::toJson(v.pod)},
-              {"NodeNameToVictims", orNull(v.nodeNameToVictims)},
-              {"NodeNameToMetaVictims", orNull(v.nodeNameToMetaVictims)}};
+  return encodeFields(v, kExtenderPreemptionArgsFields);
 }
 
+constexpr auto kExtenderPreemptionResultFields = std::tuple{
+    field("NodeNameToMetaVictims", &ExtenderPreemptionResult::nodeNameToMetaVictims).always(),
+};
+
 Status fromJson(const Json& j, ExtenderPreemptionResult& out, const std::string& path) {
-  FoldDecoder d(j, path);
-  d.field("NodeNameToMetaVictims", out.nodeNameToMetaVictims);
-  return d.status();
+  return decodeFold(j, out, path, kExtenderPreemptionResultFields);
 }
 
 Json toJson(const ExtenderPreemptionResult& v) {
-  return Json{{"NodeNameToMetaVictims", orNull(v.nodeNameToMetaVictims)}};
+  return encodeFields(v, kExtenderPreemptionResultFields);
 }
 
 }  // namespace koord::api::extender

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "koord/api/codec.hpp"
+#include "koord/api/fields.hpp"
 
 namespace koord::api::core {
 
@@ -143,25 +144,21 @@ struct List {
 };
 
 template <typename T>
+inline constexpr auto kListFields = std::tuple{
+    field("apiVersion", &List<T>::apiVersion),
+    field("kind", &List<T>::kind),
+    field("metadata", &List<T>::metadata).always(),
+    field("items", &List<T>::items).always(),
+};
+
+template <typename T>
 Status fromJson(const Json& j, List<T>& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("apiVersion", out.apiVersion)
-      .field("kind", out.kind)
-      .field("metadata", out.metadata)
-      .field("items", out.items);
-  KOORD_RETURN_IF_ERROR(d.status());
-  out.extra = d.rest();
-  return Status::ok();
+  return decodeFields(j, out, path, kListFields<T>);
 }
 
 template <typename T>
 Json toJson(const List<T>& v) {
-  ObjectEncoder e;
-  e.field("apiVersion", v.apiVersion)
-      .field("kind", v.kind)
-      .always("metadata", v.metadata)
-      .always("items", v.items);
-  return e.finish(v.extra);
+  return encodeFields(v, kListFields<T>);
 }
 
 }  // namespace koord::api::core
