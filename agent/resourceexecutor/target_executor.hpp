@@ -74,7 +74,7 @@ struct TargetExecutorOptions {
   // The resctrl writer (newResctrlWriter(SysPaths::resctrl_root)); null: resctrl targets are
   // kUnimplemented.
   std::unique_ptr<TargetWriter> resctrl;
-  // The net-QoS writer; null (the default, as no backend is built yet): kUnimplemented.
+  // The net-QoS writer (newNetQosWriter()); null (the default): kUnimplemented.
   std::unique_ptr<TargetWriter> net_qos;
   // The devices net-QoS classes may be written on; empty: any well-formed device name.
   std::set<std::string> net_qos_devices;
