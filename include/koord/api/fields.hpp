@@ -71,6 +71,23 @@
 //   out.extra = d.rest();
 //   return Status::ok();
 //
+// Converting a hand-written pair (each line of the old toJson maps to one modifier):
+//   e.field("k", v.m)                      -> field("k", &T::m)
+//   e.always("k", v.m)                     -> .always()
+//   nonZero(e, "k", v.m), trueOnly(...)    -> .omitZero()
+//   ifSet / ifPresent(e, "k", v.m),
+//   if (v.m) e.always("k", *v.m)           -> .ifSet()
+//   timeOrNull(e, "k", v.m),
+//   e.always("k", empty ? null : v.m)      -> .nullIfEmpty()
+//   d.required("k", out.m)                 -> .required()
+//   a value mapped on the way out          -> .encodeWith(fn); fn receives the member itself (the
+//                                             optional, for .ifSet()), e.g. null -> {}
+// Keep the decode order of the old fromJson (it decides which error wins); enums
+// (KOORD_API_ENUM_CODEC), quantities, Box<T>, optionals, vectors and maps need nothing special:
+// they go through fromJson / toJson as before. A hand-written decode that ends with
+// `out.extra = d.rest(); return d.status();` sets extra even on an error; decodeFields does not,
+// which only differs for a caller that reads `out` after an error (none should).
+//
 // Adding a field to a model: add the member to the struct and one field(...) entry to its list.
 #pragma once
 
