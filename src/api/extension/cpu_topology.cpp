@@ -1,6 +1,7 @@
 #include "koord/api/extension/cpu_topology.hpp"
 
 #include "koord/api/extension/annotation.hpp"
+#include "koord/api/fields.hpp"
 #include "koord/api/well_known.hpp"
 
 namespace koord::api::extension {
@@ -28,86 +29,75 @@ NodeCPUBindPolicy nodeCPUBindPolicyOf(
   return NodeCPUBindPolicy::kNone;
 }
 
+constexpr auto kCPUInfoFields = std::tuple{
+    field("id", &CPUInfo::id).always(),
+    field("core", &CPUInfo::core).always(),
+    field("socket", &CPUInfo::socket).always(),
+    field("node", &CPUInfo::node).always(),
+};
+
 Status fromJson(const Json& j, CPUInfo& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("id", out.id).field("core", out.core).field("socket", out.socket).field("node", out.node);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kCPUInfoFields);
 }
 
 Json toJson(const CPUInfo& v) {
-  return ObjectEncoder()
-      .always("id", v.id)
-      .always("core", v.core)
-      .always("socket", v.socket)
-      .always("node", v.node)
-      .finish(v.extra);
+  return encodeFields(v, kCPUInfoFields);
 }
 
+constexpr auto kCPUTopologyFields = std::tuple{
+    field("detail", &CPUTopology::detail),
+};
+
 Status fromJson(const Json& j, CPUTopology& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("detail", out.detail);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kCPUTopologyFields);
 }
 
 Json toJson(const CPUTopology& v) {
-  return ObjectEncoder().field("detail", v.detail).finish(v.extra);
+  return encodeFields(v, kCPUTopologyFields);
 }
 
+constexpr auto kCPUSharedPoolFields = std::tuple{
+    field("socket", &CPUSharedPool::socket).always(),
+    field("node", &CPUSharedPool::node).always(),
+    field("cpuset", &CPUSharedPool::cpuset),
+};
+
 Status fromJson(const Json& j, CPUSharedPool& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("socket", out.socket).field("node", out.node).field("cpuset", out.cpuset);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kCPUSharedPoolFields);
 }
 
 Json toJson(const CPUSharedPool& v) {
-  return ObjectEncoder()
-      .always("socket", v.socket)
-      .always("node", v.node)
-      .field("cpuset", v.cpuset)
-      .finish(v.extra);
+  return encodeFields(v, kCPUSharedPoolFields);
 }
 
+constexpr auto kPodCPUAllocFields = std::tuple{
+    field("namespace", &PodCPUAlloc::namespace_),
+    field("name", &PodCPUAlloc::name),
+    field("uid", &PodCPUAlloc::uid),
+    field("cpuset", &PodCPUAlloc::cpuset),
+    field("managedByKubelet", &PodCPUAlloc::managedByKubelet).omitZero(),
+};
+
 Status fromJson(const Json& j, PodCPUAlloc& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("namespace", out.namespace_)
-      .field("name", out.name)
-      .field("uid", out.uid)
-      .field("cpuset", out.cpuset)
-      .field("managedByKubelet", out.managedByKubelet);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kPodCPUAllocFields);
 }
 
 Json toJson(const PodCPUAlloc& v) {
-  ObjectEncoder e;
-  e.field("namespace", v.namespace_)
-      .field("name", v.name)
-      .field("uid", v.uid)
-      .field("cpuset", v.cpuset);
-  if (v.managedByKubelet) {
-    e.always("managedByKubelet", true);
-  }
-  return e.finish(v.extra);
+  return encodeFields(v, kPodCPUAllocFields);
 }
 
+constexpr auto kKubeletCPUManagerPolicyFields = std::tuple{
+    field("policy", &KubeletCPUManagerPolicy::policy),
+    field("options", &KubeletCPUManagerPolicy::options),
+    field("reservedCPUs", &KubeletCPUManagerPolicy::reservedCPUs),
+};
+
 Status fromJson(const Json& j, KubeletCPUManagerPolicy& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("policy", out.policy)
-      .field("options", out.options)
-      .field("reservedCPUs", out.reservedCPUs);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kKubeletCPUManagerPolicyFields);
 }
 
 Json toJson(const KubeletCPUManagerPolicy& v) {
-  return ObjectEncoder()
-      .field("policy", v.policy)
-      .field("options", v.options)
-      .field("reservedCPUs", v.reservedCPUs)
-      .finish(v.extra);
+  return encodeFields(v, kKubeletCPUManagerPolicyFields);
 }
 
 Result<CPUTopology> parseCPUTopology(std::string_view value) {

@@ -2,139 +2,115 @@
 
 #include <charconv>
 
-#include "encode_util.hpp"
 #include "koord/api/extension/annotation.hpp"
+#include "koord/api/fields.hpp"
 #include "koord/api/well_known.hpp"
 
 namespace koord::api::extension {
-namespace {
-
-using internal::ifPresent;
-
-}  // namespace
-
 GPUPartitionAllocatePolicy effectiveAllocatePolicy(const GPUPartitionSpec& spec) {
   return spec.allocatePolicy.value_or(GPUPartitionAllocatePolicy::kBestEffort);
 }
 
+constexpr auto kVirtualFunctionFields = std::tuple{
+    field("minor", &VirtualFunction::minor).omitZero(),
+    field("busID", &VirtualFunction::busID),
+};
+
 Status fromJson(const Json& j, VirtualFunction& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("minor", out.minor).field("busID", out.busID);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kVirtualFunctionFields);
 }
 
 Json toJson(const VirtualFunction& v) {
-  ObjectEncoder e;
-  if (v.minor != 0) {
-    e.always("minor", v.minor);
-  }
-  return e.field("busID", v.busID).finish(v.extra);
+  return encodeFields(v, kVirtualFunctionFields);
 }
 
+constexpr auto kDeviceAllocationExtensionFields = std::tuple{
+    field("vfs", &DeviceAllocationExtension::vfs),
+    field("gpuSharedResourceTemplate", &DeviceAllocationExtension::gpuSharedResourceTemplate),
+};
+
 Status fromJson(const Json& j, DeviceAllocationExtension& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("vfs", out.vfs).field("gpuSharedResourceTemplate", out.gpuSharedResourceTemplate);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kDeviceAllocationExtensionFields);
 }
 
 Json toJson(const DeviceAllocationExtension& v) {
-  return ObjectEncoder()
-      .field("vfs", v.vfs)
-      .field("gpuSharedResourceTemplate", v.gpuSharedResourceTemplate)
-      .finish(v.extra);
+  return encodeFields(v, kDeviceAllocationExtensionFields);
 }
 
+constexpr auto kDeviceAllocationFields = std::tuple{
+    field("minor", &DeviceAllocation::minor).always(),
+    field("resources", &DeviceAllocation::resources).always(),
+    field("id", &DeviceAllocation::id),
+    field("extension", &DeviceAllocation::extension),
+};
+
 Status fromJson(const Json& j, DeviceAllocation& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("minor", out.minor)
-      .field("resources", out.resources)
-      .field("id", out.id)
-      .field("extension", out.extension);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kDeviceAllocationFields);
 }
 
 Json toJson(const DeviceAllocation& v) {
-  return ObjectEncoder()
-      .always("minor", v.minor)
-      .always("resources", v.resources)
-      .field("id", v.id)
-      .field("extension", v.extension)
-      .finish(v.extra);
+  return encodeFields(v, kDeviceAllocationFields);
 }
 
+constexpr auto kDeviceHintFields = std::tuple{
+    field("selector", &DeviceHint::selector).ifSet(),
+    field("vfSelector", &DeviceHint::vfSelector).ifSet(),
+    field("allocateStrategy", &DeviceHint::allocateStrategy),
+    field("requiredTopologyScope", &DeviceHint::requiredTopologyScope),
+    field("exclusivePolicy", &DeviceHint::exclusivePolicy),
+};
+
 Status fromJson(const Json& j, DeviceHint& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("selector", out.selector)
-      .field("vfSelector", out.vfSelector)
-      .field("allocateStrategy", out.allocateStrategy)
-      .field("requiredTopologyScope", out.requiredTopologyScope)
-      .field("exclusivePolicy", out.exclusivePolicy);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kDeviceHintFields);
 }
 
 Json toJson(const DeviceHint& v) {
-  ObjectEncoder e;
-  ifPresent(e, "selector", v.selector);
-  ifPresent(e, "vfSelector", v.vfSelector);
-  return e.field("allocateStrategy", v.allocateStrategy)
-      .field("requiredTopologyScope", v.requiredTopologyScope)
-      .field("exclusivePolicy", v.exclusivePolicy)
-      .finish(v.extra);
+  return encodeFields(v, kDeviceHintFields);
 }
 
+constexpr auto kDeviceJointAllocateFields = std::tuple{
+    field("deviceTypes", &DeviceJointAllocate::deviceTypes),
+    field("requiredScope", &DeviceJointAllocate::requiredScope),
+};
+
 Status fromJson(const Json& j, DeviceJointAllocate& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("deviceTypes", out.deviceTypes).field("requiredScope", out.requiredScope);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kDeviceJointAllocateFields);
 }
 
 Json toJson(const DeviceJointAllocate& v) {
-  return ObjectEncoder()
-      .field("deviceTypes", v.deviceTypes)
-      .field("requiredScope", v.requiredScope)
-      .finish(v.extra);
+  return encodeFields(v, kDeviceJointAllocateFields);
 }
 
+constexpr auto kGPUPartitionSpecFields = std::tuple{
+    field("allocatePolicy", &GPUPartitionSpec::allocatePolicy),
+    field("ringBusBandwidth", &GPUPartitionSpec::ringBusBandwidth),
+};
+
 Status fromJson(const Json& j, GPUPartitionSpec& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("allocatePolicy", out.allocatePolicy).field("ringBusBandwidth", out.ringBusBandwidth);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kGPUPartitionSpecFields);
 }
 
 Json toJson(const GPUPartitionSpec& v) {
-  return ObjectEncoder()
-      .field("allocatePolicy", v.allocatePolicy)
-      .field("ringBusBandwidth", v.ringBusBandwidth)
-      .finish(v.extra);
+  return encodeFields(v, kGPUPartitionSpecFields);
 }
 
+constexpr auto kGPUPartitionFields = std::tuple{
+    field("minors", &GPUPartition::minors).always(),
+    field("gpuLinkType", &GPUPartition::gpuLinkType),
+    field("ringBusBandwidth", &GPUPartition::ringBusBandwidth),
+    field("allocationScore", &GPUPartition::allocationScore).omitZero(),
+};
+
 Status fromJson(const Json& j, GPUPartition& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("minors", out.minors)
-      .field("gpuLinkType", out.gpuLinkType)
-      .field("ringBusBandwidth", out.ringBusBandwidth)
-      .field("allocationScore", out.allocationScore);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kGPUPartitionFields);
 }
 
 Json toJson(const GPUPartition& v) {
-  ObjectEncoder e;
-  e.always("minors", v.minors)
-      .field("gpuLinkType", v.gpuLinkType)
-      .field("ringBusBandwidth", v.ringBusBandwidth);
-  if (v.allocationScore != 0) {
-    e.always("allocationScore", v.allocationScore);
-  }
-  return e.finish(v.extra);
+  return encodeFields(v, kGPUPartitionFields);
 }
 
+// Hand-written: the table is a JSON object keyed by the partition size (an integer in text), not a
+// struct with fields, so it has no field list.
 Status fromJson(const Json& j, GPUPartitionTable& out, const std::string& path) {
   using koord::api::fromJson;
   out.partitions.clear();

@@ -4,50 +4,56 @@
 
 #include "koord/api/extension/annotation.hpp"
 #include "koord/api/extension/duration.hpp"
+#include "koord/api/fields.hpp"
 #include "koord/api/well_known.hpp"
 
 namespace koord::api::extension {
 
-Status fromJson(const Json& j, CustomAggregatedUsage& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("usageThresholds", out.usageThresholds)
-      .field("usageAggregationType", out.usageAggregationType)
-      .field("usageAggregatedDuration", out.usageAggregatedDuration);
-  KOORD_RETURN_IF_ERROR(d.status());
-  if (out.usageAggregatedDuration) {
-    auto parsed = parseDuration(*out.usageAggregatedDuration);
+namespace {
+
+// The Go duration text is checked as it is read; the key is last in the list, so a type error in
+// any other field is reported first.
+Status aggregatedDurationFromJson(const Json& j, std::optional<std::string>& out,
+                                  const std::string& path) {
+  KOORD_RETURN_IF_ERROR(api::fromJson(j, out, path));
+  if (out) {
+    auto parsed = parseDuration(*out);
     if (!parsed.ok()) {
-      return parsed.status().withPrefix(childPath(path, "usageAggregatedDuration"));
+      return parsed.status().withPrefix(path);
     }
   }
-  out.extra = d.rest();
   return Status::ok();
 }
 
-Json toJson(const CustomAggregatedUsage& v) {
-  return ObjectEncoder()
-      .field("usageThresholds", v.usageThresholds)
-      .field("usageAggregationType", v.usageAggregationType)
-      .field("usageAggregatedDuration", v.usageAggregatedDuration)
-      .finish(v.extra);
+}  // namespace
+
+constexpr auto kCustomAggregatedUsageFields = std::tuple{
+    field("usageThresholds", &CustomAggregatedUsage::usageThresholds),
+    field("usageAggregationType", &CustomAggregatedUsage::usageAggregationType),
+    field("usageAggregatedDuration", &CustomAggregatedUsage::usageAggregatedDuration)
+        .decodeWith(&aggregatedDurationFromJson),
+};
+
+Status fromJson(const Json& j, CustomAggregatedUsage& out, const std::string& path) {
+  return decodeFields(j, out, path, kCustomAggregatedUsageFields);
 }
 
+Json toJson(const CustomAggregatedUsage& v) {
+  return encodeFields(v, kCustomAggregatedUsageFields);
+}
+
+constexpr auto kCustomUsageThresholdsFields = std::tuple{
+    field("usageThresholds", &CustomUsageThresholds::usageThresholds),
+    field("prodUsageThresholds", &CustomUsageThresholds::prodUsageThresholds),
+    field("aggregatedUsage", &CustomUsageThresholds::aggregatedUsage).ifSet(),
+};
+
 Status fromJson(const Json& j, CustomUsageThresholds& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("usageThresholds", out.usageThresholds)
-      .field("prodUsageThresholds", out.prodUsageThresholds)
-      .field("aggregatedUsage", out.aggregatedUsage);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kCustomUsageThresholdsFields);
 }
 
 Json toJson(const CustomUsageThresholds& v) {
-  ObjectEncoder e;
-  e.field("usageThresholds", v.usageThresholds).field("prodUsageThresholds", v.prodUsageThresholds);
-  if (v.aggregatedUsage) {
-    e.always("aggregatedUsage", *v.aggregatedUsage);
-  }
-  return e.finish(v.extra);
+  return encodeFields(v, kCustomUsageThresholdsFields);
 }
 
 Result<CustomUsageThresholds> parseCustomUsageThresholds(std::string_view value) {

@@ -1,6 +1,7 @@
 #include "koord/api/extension/node_reservation.hpp"
 
 #include "koord/api/extension/annotation.hpp"
+#include "koord/api/fields.hpp"
 #include "koord/api/well_known.hpp"
 
 namespace koord::api::extension {
@@ -16,35 +17,31 @@ int64_t reservedCPUCount(const NodeReservation& reservation) {
   return (milli + 999) / 1000;
 }
 
+constexpr auto kNodeReservationFields = std::tuple{
+    field("resources", &NodeReservation::resources),
+    field("reservedCPUs", &NodeReservation::reservedCPUs),
+    field("applyPolicy", &NodeReservation::applyPolicy),
+};
+
 Status fromJson(const Json& j, NodeReservation& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("resources", out.resources)
-      .field("reservedCPUs", out.reservedCPUs)
-      .field("applyPolicy", out.applyPolicy);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kNodeReservationFields);
 }
 
 Json toJson(const NodeReservation& v) {
-  return ObjectEncoder()
-      .field("resources", v.resources)
-      .field("reservedCPUs", v.reservedCPUs)
-      .field("applyPolicy", v.applyPolicy)
-      .finish(v.extra);
+  return encodeFields(v, kNodeReservationFields);
 }
 
+constexpr auto kSystemQOSResourceFields = std::tuple{
+    field("cpuset", &SystemQOSResource::cpuset),
+    field("cpusetExclusive", &SystemQOSResource::cpusetExclusive),
+};
+
 Status fromJson(const Json& j, SystemQOSResource& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("cpuset", out.cpuset).field("cpusetExclusive", out.cpusetExclusive);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kSystemQOSResourceFields);
 }
 
 Json toJson(const SystemQOSResource& v) {
-  return ObjectEncoder()
-      .field("cpuset", v.cpuset)
-      .field("cpusetExclusive", v.cpusetExclusive)
-      .finish(v.extra);
+  return encodeFields(v, kSystemQOSResourceFields);
 }
 
 Result<NodeReservation> parseNodeReservation(std::string_view value) {

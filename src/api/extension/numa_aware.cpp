@@ -1,65 +1,62 @@
 #include "koord/api/extension/numa_aware.hpp"
 
 #include "koord/api/extension/annotation.hpp"
+#include "koord/api/fields.hpp"
 #include "koord/api/well_known.hpp"
 
 namespace koord::api::extension {
 
+constexpr auto kResourceSpecFields = std::tuple{
+    field("requiredCPUBindPolicy", &ResourceSpec::requiredCPUBindPolicy),
+    field("preferredCPUBindPolicy", &ResourceSpec::preferredCPUBindPolicy),
+    field("preferredCPUExclusivePolicy", &ResourceSpec::preferredCPUExclusivePolicy),
+};
+
 Status fromJson(const Json& j, ResourceSpec& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("requiredCPUBindPolicy", out.requiredCPUBindPolicy)
-      .field("preferredCPUBindPolicy", out.preferredCPUBindPolicy)
-      .field("preferredCPUExclusivePolicy", out.preferredCPUExclusivePolicy);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kResourceSpecFields);
 }
 
 Json toJson(const ResourceSpec& v) {
-  return ObjectEncoder()
-      .field("requiredCPUBindPolicy", v.requiredCPUBindPolicy)
-      .field("preferredCPUBindPolicy", v.preferredCPUBindPolicy)
-      .field("preferredCPUExclusivePolicy", v.preferredCPUExclusivePolicy)
-      .finish(v.extra);
+  return encodeFields(v, kResourceSpecFields);
 }
 
+constexpr auto kNUMANodeResourceFields = std::tuple{
+    field("node", &NUMANodeResource::node).always(),
+    field("resources", &NUMANodeResource::resources),
+};
+
 Status fromJson(const Json& j, NUMANodeResource& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("node", out.node).field("resources", out.resources);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kNUMANodeResourceFields);
 }
 
 Json toJson(const NUMANodeResource& v) {
-  return ObjectEncoder().always("node", v.node).field("resources", v.resources).finish(v.extra);
+  return encodeFields(v, kNUMANodeResourceFields);
 }
 
+constexpr auto kResourceStatusFields = std::tuple{
+    field("cpuset", &ResourceStatus::cpuset),
+    field("numaNodeResources", &ResourceStatus::numaNodeResources),
+};
+
 Status fromJson(const Json& j, ResourceStatus& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("cpuset", out.cpuset).field("numaNodeResources", out.numaNodeResources);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kResourceStatusFields);
 }
 
 Json toJson(const ResourceStatus& v) {
-  return ObjectEncoder()
-      .field("cpuset", v.cpuset)
-      .field("numaNodeResources", v.numaNodeResources)
-      .finish(v.extra);
+  return encodeFields(v, kResourceStatusFields);
 }
 
+constexpr auto kNUMATopologySpecFields = std::tuple{
+    field("numaTopologyPolicy", &NUMATopologySpec::numaTopologyPolicy),
+    field("singleNUMANodeExclusive", &NUMATopologySpec::singleNUMANodeExclusive),
+};
+
 Status fromJson(const Json& j, NUMATopologySpec& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("numaTopologyPolicy", out.numaTopologyPolicy)
-      .field("singleNUMANodeExclusive", out.singleNUMANodeExclusive);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kNUMATopologySpecFields);
 }
 
 Json toJson(const NUMATopologySpec& v) {
-  return ObjectEncoder()
-      .field("numaTopologyPolicy", v.numaTopologyPolicy)
-      .field("singleNUMANodeExclusive", v.singleNUMANodeExclusive)
-      .finish(v.extra);
+  return encodeFields(v, kNUMATopologySpecFields);
 }
 
 Result<ResourceSpec> parseResourceSpec(std::string_view value) {

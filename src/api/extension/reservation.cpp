@@ -1,6 +1,7 @@
 #include "koord/api/extension/reservation.hpp"
 
 #include "koord/api/extension/annotation.hpp"
+#include "koord/api/fields.hpp"
 #include "koord/api/well_known.hpp"
 
 namespace koord::api::extension {
@@ -26,74 +27,71 @@ bool exactMatchReservation(const resource::ResourceList& pod_requests,
   return true;
 }
 
+constexpr auto kReservationAllocatedFields = std::tuple{
+    field("name", &ReservationAllocated::name),
+    field("uid", &ReservationAllocated::uid),
+};
+
 Status fromJson(const Json& j, ReservationAllocated& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("name", out.name).field("uid", out.uid);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kReservationAllocatedFields);
 }
 
 Json toJson(const ReservationAllocated& v) {
-  return ObjectEncoder().field("name", v.name).field("uid", v.uid).finish(v.extra);
+  return encodeFields(v, kReservationAllocatedFields);
 }
 
+constexpr auto kReservationAffinitySelectorFields = std::tuple{
+    field("reservationSelectorTerms", &ReservationAffinitySelector::reservationSelectorTerms),
+};
+
 Status fromJson(const Json& j, ReservationAffinitySelector& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("reservationSelectorTerms", out.reservationSelectorTerms);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kReservationAffinitySelectorFields);
 }
 
 Json toJson(const ReservationAffinitySelector& v) {
-  return ObjectEncoder()
-      .field("reservationSelectorTerms", v.reservationSelectorTerms)
-      .finish(v.extra);
+  return encodeFields(v, kReservationAffinitySelectorFields);
 }
 
+constexpr auto kReservationAffinityFields = std::tuple{
+    field("name", &ReservationAffinity::name),
+    // A pointer in Go: written even when it holds no terms.
+    field("requiredDuringSchedulingIgnoredDuringExecution",
+          &ReservationAffinity::requiredDuringSchedulingIgnoredDuringExecution)
+        .ifSet(),
+    field("reservationSelector", &ReservationAffinity::reservationSelector),
+    field("tolerations", &ReservationAffinity::tolerations),
+};
+
 Status fromJson(const Json& j, ReservationAffinity& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("name", out.name)
-      .field("requiredDuringSchedulingIgnoredDuringExecution",
-             out.requiredDuringSchedulingIgnoredDuringExecution)
-      .field("reservationSelector", out.reservationSelector)
-      .field("tolerations", out.tolerations);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kReservationAffinityFields);
 }
 
 Json toJson(const ReservationAffinity& v) {
-  ObjectEncoder e;
-  e.field("name", v.name);
-  if (v.requiredDuringSchedulingIgnoredDuringExecution) {
-    // A pointer in Go: written even when it holds no terms.
-    e.always("requiredDuringSchedulingIgnoredDuringExecution",
-             *v.requiredDuringSchedulingIgnoredDuringExecution);
-  }
-  return e.field("reservationSelector", v.reservationSelector)
-      .field("tolerations", v.tolerations)
-      .finish(v.extra);
+  return encodeFields(v, kReservationAffinityFields);
 }
 
+constexpr auto kReservationRestrictedOptionsFields = std::tuple{
+    field("resources", &ReservationRestrictedOptions::resources),
+};
+
 Status fromJson(const Json& j, ReservationRestrictedOptions& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("resources", out.resources);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kReservationRestrictedOptionsFields);
 }
 
 Json toJson(const ReservationRestrictedOptions& v) {
-  return ObjectEncoder().field("resources", v.resources).finish(v.extra);
+  return encodeFields(v, kReservationRestrictedOptionsFields);
 }
 
+constexpr auto kExactMatchReservationSpecFields = std::tuple{
+    field("resourceNames", &ExactMatchReservationSpec::resourceNames),
+};
+
 Status fromJson(const Json& j, ExactMatchReservationSpec& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("resourceNames", out.resourceNames);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kExactMatchReservationSpecFields);
 }
 
 Json toJson(const ExactMatchReservationSpec& v) {
-  return ObjectEncoder().field("resourceNames", v.resourceNames).finish(v.extra);
+  return encodeFields(v, kExactMatchReservationSpecFields);
 }
 
 Result<ReservationAllocated> parseReservationAllocated(std::string_view value) {

@@ -1,54 +1,51 @@
 #include "koord/api/extension/resource.hpp"
 
 #include "koord/api/extension/annotation.hpp"
+#include "koord/api/fields.hpp"
 #include "koord/api/well_known.hpp"
 
 namespace koord::api::extension {
 
+constexpr auto kExtendedResourceContainerSpecFields = std::tuple{
+    field("limits", &ExtendedResourceContainerSpec::limits),
+    field("requests", &ExtendedResourceContainerSpec::requests),
+};
+
 Status fromJson(const Json& j, ExtendedResourceContainerSpec& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("limits", out.limits).field("requests", out.requests);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kExtendedResourceContainerSpecFields);
 }
 
 Json toJson(const ExtendedResourceContainerSpec& v) {
-  return ObjectEncoder().field("limits", v.limits).field("requests", v.requests).finish(v.extra);
+  return encodeFields(v, kExtendedResourceContainerSpecFields);
 }
 
+constexpr auto kExtendedResourceSpecFields = std::tuple{
+    // Omitted only when there are no containers: a container with no extended resources is still
+    // written, as `{}` (omitempty looks at the map, not at its values).
+    field("containers", &ExtendedResourceSpec::containers),
+};
+
 Status fromJson(const Json& j, ExtendedResourceSpec& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("containers", out.containers);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kExtendedResourceSpecFields);
 }
 
 Json toJson(const ExtendedResourceSpec& v) {
-  ObjectEncoder e;
-  if (!v.containers.empty()) {
-    // A container with no extended resources is still written, as `{}`.
-    e.always("containers", v.containers);
-  }
-  return e.finish(v.extra);
+  return encodeFields(v, kExtendedResourceSpecFields);
 }
 
+constexpr auto kSoftEvictionSpecFields = std::tuple{
+    field("timestamp", &SoftEvictionSpec::timestamp),
+    field("deleteOptions", &SoftEvictionSpec::deleteOptions).ifSet(),
+    field("initiator", &SoftEvictionSpec::initiator),
+    field("reason", &SoftEvictionSpec::reason),
+};
+
 Status fromJson(const Json& j, SoftEvictionSpec& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("timestamp", out.timestamp)
-      .field("deleteOptions", out.deleteOptions)
-      .field("initiator", out.initiator)
-      .field("reason", out.reason);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kSoftEvictionSpecFields);
 }
 
 Json toJson(const SoftEvictionSpec& v) {
-  ObjectEncoder e;
-  e.field("timestamp", v.timestamp);
-  if (v.deleteOptions) {
-    e.always("deleteOptions", *v.deleteOptions);
-  }
-  return e.field("initiator", v.initiator).field("reason", v.reason).finish(v.extra);
+  return encodeFields(v, kSoftEvictionSpecFields);
 }
 
 Result<ExtendedResourceSpec> parseExtendedResourceSpec(std::string_view value) {
