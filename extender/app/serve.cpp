@@ -16,6 +16,7 @@
 #include "extender/framework/runtime.hpp"
 #include "extender/objects/kind_sources.hpp"
 #include "extender/plugins/builtin.hpp"
+#include "extender/plugins/common/reservation_state.hpp"
 #include "extender/plugins/kube/kube_plugins.hpp"
 #include "extender/reservation/controller.hpp"
 #include "extender/server/extender_server.hpp"
@@ -45,8 +46,10 @@ std::string podKey(const api::core::Pod& pod) {
   return pod.metadata.namespace_ + "/" + pod.metadata.name;
 }
 
-// Feeds ClusterState from the node and pod informers. Handlers run on the informers' threads.
+// Feeds ClusterState from the node and pod informers, and the Reservation helper from the
+// Reservation informer. Handlers run on the informers' threads.
 Status connectInformers(k8s::SharedInformerFactory& factory, framework::ClusterState& state,
+                        plugins::common::ReservationState& reservation_state,
                         const log::Logger& logger, std::function<bool()>& synced) {
   KOORD_ASSIGN_OR_RETURN(auto nodes, factory.informerFor<api::core::Node>(k8s::kNodes));
   KOORD_ASSIGN_OR_RETURN(
@@ -88,8 +91,8 @@ Status connectInformers(k8s::SharedInformerFactory& factory, framework::ClusterS
   KOORD_ASSIGN_OR_RETURN(auto reservations,
                          factory.informerFor<api::scheduling::Reservation>(k8s::kReservations));
   const auto upsert_reservation =
-      [&state, logger](const std::shared_ptr<const api::scheduling::Reservation>& r) {
-        const Status status = state.upsertReservation(r);
+      [&reservation_state, logger](const std::shared_ptr<const api::scheduling::Reservation>& r) {
+        const Status status = reservation_state.upsert(r);
         if (!status.isOk()) {
           logger.warn("reservation holds no capacity",
                       {{"reservation", r->metadata.name}, {"error", status.message()}});
@@ -103,8 +106,8 @@ Status connectInformers(k8s::SharedInformerFactory& factory, framework::ClusterS
         upsert_reservation(r);
       };
   reservation_handlers.onDelete =
-      [&state](const std::shared_ptr<const api::scheduling::Reservation>& r) {
-        state.removeReservation(r->metadata.name);
+      [&reservation_state](const std::shared_ptr<const api::scheduling::Reservation>& r) {
+        reservation_state.remove(r->metadata.name);
       };
   reservations->addHandlers(std::move(reservation_handlers));
   synced = [nodes, pods, reservations] {
@@ -239,11 +242,17 @@ Status serve(const config::KoordExtenderConfiguration& config, const log::Logger
   factory_options.logger = logger;
   k8s::SharedInformerFactory factory(client, std::move(factory_options));
   std::function<bool()> cluster_synced;
-  KOORD_RETURN_IF_ERROR(connectInformers(factory, state, logger, cluster_synced));
-  // The kinds the enabled plugins read, each watched once; not ready before they have synced.
+  // The Reservation helper: the reservation loop needs it whatever plugins are enabled.
+  plugins::common::ReservationState& reservation_state =
+      plugins::common::ReservationState::install(state);
+  KOORD_RETURN_IF_ERROR(
+      connectInformers(factory, state, reservation_state, logger, cluster_synced));
+  // The kinds the enabled plugins read, each watched once; not ready before they have synced. The
+  // node data they keep, in every NodeInfo.
   std::vector<std::string> enabled;
   for (const config::PluginConfiguration& plugin : config.plugins)
     enabled.push_back(plugin.name);
+  plugins::installNodeData(enabled, state);
   framework::ObjectStore objects;
   KOORD_ASSIGN_OR_RETURN(std::function<bool()> objects_synced,
                          objects::watchKinds(plugins::kindsRead(enabled), factory, objects));

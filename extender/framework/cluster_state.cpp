@@ -1,6 +1,7 @@
 #include "extender/framework/cluster_state.hpp"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -31,13 +32,9 @@ struct NodeEntry {
   std::shared_ptr<const NodeInfo> info;                        // nullptr while `node` is
   std::shared_ptr<const api::core::Node> node;                 // nullptr: pods wait for their node
   std::map<std::string, std::shared_ptr<const PodInfo>> pods;  // bound and assumed, by key
-  std::map<std::string, std::shared_ptr<const ReservationInfo>> reservations;  // by name
-};
-
-struct ReservationRecord {
-  std::shared_ptr<const api::scheduling::Reservation> object;
-  std::shared_ptr<const ReservationInfo> info;  // nullptr when it does not read
-  std::string node;                             // where it holds capacity; "" when nowhere
+  // info's data of the first node data sources (NodeInfo::data), fetched with `info` by
+  // lookupNodes so that a plugin reading it does not wait for a second miss.
+  std::array<const void*, 2> data_hints{};
 };
 
 struct PodRecord {
@@ -59,16 +56,9 @@ struct ClusterState::State {
   StringMap<NodeEntry> nodes;
   NameIndex<StringMap<NodeEntry>::value_type> node_index;
   StringMap<PodRecord> pods;
-  StringMap<ReservationRecord> reservations;
-  // Of the reservations holding capacity: "key=value" of each owner label set's first label ->
-  // how many sets; and how many reservations have owners of another shape (or an empty set).
-  StringMap<int64_t> owner_label_index;
-  int64_t other_owners = 0;
-  // How many reservations hold capacity (are attached to a NodeInfo), and how many NodeInfos
-  // have hasNodeReservation(): the answers of anyReservationHoldsCapacity() and
-  // anyNodeReservation().
-  int64_t holding_reservations = 0;
-  int64_t nodes_with_node_reservation = 0;
+  // The node data sources, by slot, and their types.
+  std::vector<std::unique_ptr<NodeDataSource>> sources;
+  std::vector<std::type_index> source_types;
   // The assumed pods, earliest deadline first: (deadline, key) of every record whose `assumed` is
   // set. Expiry and the next deadline read its front, so neither walks all assumed pods.
   std::set<std::pair<Clock::TimePoint, std::string>> assumed_by_deadline;
@@ -89,25 +79,6 @@ struct ClusterState::State {
     return {"", nullptr};
   }
 
-  // Adds (delta 1) or removes (delta -1) what a reservation holding capacity puts in the index,
-  // and counts it in holding_reservations.
-  void indexOwners(const ReservationInfo& info, int64_t delta) {
-    holding_reservations += delta;
-    if (!info.owner_labels) {
-      other_owners += delta;
-      return;
-    }
-    for (const auto& set : *info.owner_labels) {
-      if (set.empty()) {
-        other_owners += delta;
-        continue;
-      }
-      const std::string key = set.front().first + "=" + set.front().second;
-      if ((owner_label_index[key] += delta) <= 0)
-        owner_label_index.erase(key);
-    }
-  }
-
   // The entry of node `name`, made (and indexed) when absent.
   NodeEntry& nodeEntry(const std::string& name) {
     auto [it, inserted] = nodes.try_emplace(name);
@@ -126,12 +97,15 @@ struct ClusterState::State {
     if (it == nodes.end())
       return;
     NodeEntry& entry = it->second;
-    if (entry.info != nullptr && entry.info->hasNodeReservation())
-      --nodes_with_node_reservation;
     if (entry.node == nullptr) {
+      if (entry.info != nullptr) {
+        for (size_t slot = 0; slot < sources.size(); ++slot)
+          sources[slot]->replaced(entry.info->data(slot), nullptr);
+      }
       entry.info = nullptr;
+      entry.data_hints = {};
       ++generation;
-      if (entry.pods.empty() && entry.reservations.empty())
+      if (entry.pods.empty())
         eraseNode(it);
       return;
     }
@@ -139,15 +113,29 @@ struct ClusterState::State {
     on_node.reserve(entry.pods.size());
     for (const auto& [key, pod] : entry.pods)
       on_node.push_back(pod);
-    std::vector<std::shared_ptr<const ReservationInfo>> held;
-    held.reserve(entry.reservations.size());
-    for (const auto& [reservation_name, r] : entry.reservations)
-      held.push_back(r);
-    auto info = std::make_shared<NodeInfo>(entry.node, std::move(on_node), held);
+    auto info = build(entry.node, std::move(on_node));
     info->setGeneration(++generation);
-    if (info->hasNodeReservation())
-      ++nodes_with_node_reservation;
+    for (size_t slot = 0; slot < sources.size(); ++slot) {
+      sources[slot]->replaced(entry.info != nullptr ? entry.info->data(slot) : nullptr,
+                              info->data(slot));
+    }
+    for (size_t slot = 0; slot < entry.data_hints.size(); ++slot)
+      entry.data_hints[slot] = info->data(slot);
     entry.info = std::move(info);
+  }
+
+  // A NodeInfo of `node` and `on_node` with every source's data.
+  std::shared_ptr<NodeInfo> build(std::shared_ptr<const api::core::Node> node,
+                                  std::vector<std::shared_ptr<const PodInfo>> on_node) const {
+    auto info = std::make_shared<NodeInfo>(std::move(node), std::move(on_node));
+    if (!sources.empty()) {
+      std::vector<std::shared_ptr<const void>> data;
+      data.reserve(sources.size());
+      for (const auto& source : sources)
+        data.push_back(source->build(*info));
+      info->setData(std::move(data));
+    }
+    return info;
   }
 
   // Moves the pod `key` from placement `before` to its record's current placement.
@@ -281,102 +269,48 @@ void ClusterState::removePod(const std::string& key) {
   next_expiry_ns_.store(s.earliestDeadline(), std::memory_order_release);
 }
 
-Status ClusterState::upsertReservation(
-    std::shared_ptr<const api::scheduling::Reservation> reservation) {
-  if (reservation == nullptr)
-    return Status::ok();
-  auto info = ReservationInfo::create(reservation);
+NodeDataSource& ClusterState::addNodeDataSource(std::type_index type,
+                                                std::unique_ptr<NodeDataSource> source) {
   std::unique_lock lock(mu_);
   State& s = *state_;
-  const std::string name = reservation->metadata.name;
-  ReservationRecord& record = s.reservations[name];
-  const std::string before = record.node;
-  if (!record.node.empty())
-    s.indexOwners(*record.info, -1);
-  record.object = std::move(reservation);
-  record.info = info.ok() ? *info : nullptr;
-  record.node = record.info != nullptr && holdsCapacity(*record.object) ? record.info->node : "";
-  if (!before.empty()) {
-    auto it = s.nodes.find(before);
-    if (it != s.nodes.end())
-      it->second.reservations.erase(name);
+  for (size_t slot = 0; slot < s.source_types.size(); ++slot) {
+    if (s.source_types[slot] == type)
+      return *s.sources[slot];
   }
-  if (!record.node.empty()) {
-    s.nodeEntry(record.node).reservations[name] = record.info;
-    s.indexOwners(*record.info, 1);
-  }
-  if (!before.empty())
-    s.rebuild(before);
-  if (!record.node.empty() && record.node != before)
-    s.rebuild(record.node);
-  ++s.generation;
-  return info.ok() ? Status::ok() : info.status();
+  source->slot_ = s.sources.size();
+  s.sources.push_back(std::move(source));
+  s.source_types.push_back(type);
+  std::vector<std::string> names;
+  names.reserve(s.nodes.size());
+  for (const auto& [name, entry] : s.nodes)
+    names.push_back(name);
+  for (const auto& name : names)
+    s.rebuild(name);
+  return *s.sources.back();
 }
 
-void ClusterState::removeReservation(const std::string& name) {
-  std::unique_lock lock(mu_);
-  State& s = *state_;
-  auto it = s.reservations.find(name);
-  if (it == s.reservations.end())
-    return;
-  const std::string node = it->second.node;
-  if (!node.empty())
-    s.indexOwners(*it->second.info, -1);
-  s.reservations.erase(it);
-  if (!node.empty()) {
-    auto n = s.nodes.find(node);
-    if (n != s.nodes.end())
-      n->second.reservations.erase(name);
-    s.rebuild(node);
-  }
-  ++s.generation;
-}
-
-std::vector<std::shared_ptr<const api::scheduling::Reservation>> ClusterState::reservations()
-    const {
-  std::vector<std::shared_ptr<const api::scheduling::Reservation>> out;
-  {
-    std::shared_lock lock(mu_);
-    out.reserve(state_->reservations.size());
-    for (const auto& [name, record] : state_->reservations)
-      out.push_back(record.object);
-  }
-  std::sort(out.begin(), out.end(),
-            [](const auto& a, const auto& b) { return a->metadata.name < b->metadata.name; });
-  return out;
-}
-
-std::shared_ptr<const api::scheduling::Reservation> ClusterState::reservation(
-    std::string_view name) const {
-  std::shared_lock lock(mu_);
-  auto it = state_->reservations.find(name);
-  return it == state_->reservations.end() ? nullptr : it->second.object;
-}
-
-bool ClusterState::anyReservationHoldsCapacity() const {
-  std::shared_lock lock(mu_);
-  return state_->holding_reservations > 0;
-}
-
-bool ClusterState::anyNodeReservation() const {
-  std::shared_lock lock(mu_);
-  return state_->nodes_with_node_reservation > 0;
-}
-
-bool ClusterState::mayOwnReservation(const api::core::Pod& pod) const {
+const NodeDataSource* ClusterState::findNodeData(std::type_index type) const {
   std::shared_lock lock(mu_);
   const State& s = *state_;
-  if (s.other_owners > 0)
-    return true;
-  if (s.owner_label_index.empty())
-    return false;
-  std::string key;
-  for (const auto& [label, value] : pod.metadata.labels) {
-    key.assign(label).append("=").append(value);
-    if (s.owner_label_index.count(key) != 0)
-      return true;
+  for (size_t slot = 0; slot < s.source_types.size(); ++slot) {
+    if (s.source_types[slot] == type)
+      return s.sources[slot].get();
   }
-  return false;
+  return nullptr;
+}
+
+void ClusterState::refresh(const std::vector<std::string>& nodes) {
+  std::unique_lock lock(mu_);
+  for (const auto& name : nodes)
+    state_->rebuild(name);
+  ++state_->generation;
+}
+
+std::shared_ptr<const NodeInfo> ClusterState::buildNodeInfo(
+    std::shared_ptr<const api::core::Node> node,
+    std::vector<std::shared_ptr<const PodInfo>> pods) const {
+  std::unique_lock lock(mu_);
+  return state_->build(std::move(node), std::move(pods));
 }
 
 int64_t ClusterState::generation() const {
@@ -481,8 +415,13 @@ void ClusterState::lookupNodes(const std::vector<std::string>& names,
           out[i] = entry->second.info;
       },
       [](const Entry& entry) {
-        // The NodeInfo and, just before it (make_shared), its reference count.
+        // The NodeInfo and, just before it (make_shared), its reference count; the data the
+        // first node data sources keep for it.
         __builtin_prefetch(entry.second.info.get());
+        for (const void* data : entry.second.data_hints) {
+          if (data != nullptr)
+            __builtin_prefetch(data);
+        }
       });
 }
 

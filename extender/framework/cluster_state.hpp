@@ -1,8 +1,7 @@
 // ClusterState: the extender's view of the cluster, fed by informers (the app) or by YAML (the
-// simulator): nodes, the pods bound to them, pending pods, Reservations, and the assume cache.
-//
-// Reservations: every Reservation is remembered (reservations()); those that hold capacity
-// (Available with a node: holdsCapacity()) are attached to their node's NodeInfo.
+// simulator): nodes, the pods bound to them, pending pods, the assume cache, and the node data
+// sources (node_data.hpp) through which plugins and shared helpers keep per-node data in each
+// NodeInfo (the Reservation helper, plugins/common/reservation_state.hpp, is one).
 //
 // Copy on write: every change to a node or its pods builds a new NodeInfo for that node only;
 // readers get shared_ptr<const NodeInfo> snapshots that never change under them.
@@ -25,6 +24,7 @@
 #include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <typeindex>
 #include <unordered_map>
 #include <vector>
 
@@ -32,7 +32,6 @@
 #include "extender/framework/handle.hpp"
 #include "koord/api/core/node.hpp"
 #include "koord/api/core/pod.hpp"
-#include "koord/api/scheduling/reservation.hpp"
 #include "koord/common/clock.hpp"
 #include "koord/common/status.hpp"
 
@@ -57,19 +56,25 @@ class ClusterState final : public ClusterView {
   [[nodiscard]] Status upsertPod(std::shared_ptr<const api::core::Pod> pod);
   void removePod(const std::string& key);
 
-  // Adds or replaces a Reservation by name. kInvalidArgument when ReservationInfo::create() fails:
-  // the object is still listed by reservations() but holds no capacity.
-  [[nodiscard]] Status upsertReservation(
-      std::shared_ptr<const api::scheduling::Reservation> reservation);
-  void removeReservation(const std::string& name);
-  // Every Reservation, sorted by name.
-  [[nodiscard]] std::vector<std::shared_ptr<const api::scheduling::Reservation>> reservations()
-      const;
-  // nullptr when unknown.
-  [[nodiscard]] std::shared_ptr<const api::scheduling::Reservation> reservation(
-      std::string_view name) const;
-  // Changes with every change of a node, its pods or its reservations (the reservation loop tries
-  // pending reservations again when it moves).
+  // Adds `source` (owned by the state from now on) as the node data source of type T, gives it a
+  // slot and builds its data for every node known; every NodeInfo built later carries it. When a
+  // source of type T is already there, `source` is dropped and that one is returned, so that every
+  // part of a program that needs a shared helper can add it. Returns the source.
+  template <class T>
+  T& addNodeData(std::unique_ptr<T> source) {
+    return static_cast<T&>(addNodeDataSource(typeid(T), std::move(source)));
+  }
+  // Rebuilds the NodeInfo of each named node that is known, reading every source's data again, and
+  // moves generation() even when none is: what a source calls when its own inputs change.
+  void refresh(const std::vector<std::string>& nodes);
+  // A NodeInfo for `node` holding `pods`, with every source's data, built as the state builds its
+  // own but not stored: a what-if view (a pre-allocating reservation judges a node as if its pods
+  // were gone).
+  [[nodiscard]] std::shared_ptr<const NodeInfo> buildNodeInfo(
+      std::shared_ptr<const api::core::Node> node,
+      std::vector<std::shared_ptr<const PodInfo>> pods) const;
+  // Changes with every change of a node or its pods, and every refresh() (the reservation loop
+  // tries pending reservations again when it moves).
   [[nodiscard]] int64_t generation() const;
 
   // Counts `pod` on `node` (see above). kNotFound for an unknown node; kAlreadyExists when the
@@ -87,11 +92,7 @@ class ClusterState final : public ClusterView {
   // The pod "namespace/name" as the informer last delivered it (never an assumed copy); nullptr
   // when the informer has not delivered it.
   [[nodiscard]] std::shared_ptr<const PodInfo> informerPod(std::string_view key) const;
-  // Indexes the first label of each owner label set (ReservationInfo::owner_labels) of the
-  // reservations holding capacity; any other owner shape makes it answer true.
-  [[nodiscard]] bool mayOwnReservation(const api::core::Pod& pod) const override;
-  [[nodiscard]] bool anyReservationHoldsCapacity() const override;
-  [[nodiscard]] bool anyNodeReservation() const override;
+  [[nodiscard]] const NodeDataSource* findNodeData(std::type_index type) const override;
 
   // Looks `names` up under one lock: out[i] is the NodeInfo of names[i], or nullptr when
   // unknown. The fast path of filter and prioritize.
@@ -104,6 +105,7 @@ class ClusterState final : public ClusterView {
  private:
   // Drops expired assumptions when the earliest deadline has passed.
   void expireIfDue() const;
+  NodeDataSource& addNodeDataSource(std::type_index type, std::unique_ptr<NodeDataSource> source);
 
   const Clock& clock_;
   std::chrono::seconds assume_ttl_;

@@ -6,10 +6,13 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <typeindex>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
 #include "extender/framework/allocation_cache.hpp"
+#include "extender/framework/node_data.hpp"
 #include "extender/framework/node_info.hpp"
 #include "extender/framework/object_store.hpp"
 #include "extender/framework/pod_info.hpp"
@@ -28,17 +31,16 @@ class ClusterView {
   [[nodiscard]] virtual std::vector<std::shared_ptr<const NodeInfo>> nodeInfos() const = 0;
   // A pod by "namespace/name" (bound, assumed or pending); nullptr when unknown.
   [[nodiscard]] virtual std::shared_ptr<const PodInfo> pod(std::string_view key) const = 0;
-  // False only when `pod` can own none of the Reservations holding capacity anywhere (a quick,
-  // conservative index check; true means "maybe"). Lets the Reservation plugin skip matching for
-  // the many pods that own nothing. Default: true.
-  [[nodiscard]] virtual bool mayOwnReservation(const api::core::Pod& /*pod*/) const { return true; }
-  // False only when no Reservation holds capacity on any node (no NodeInfo has reservations()):
-  // the Reservation plugin then has nothing to check per node for a pod that does not require
-  // one. Default: true.
-  [[nodiscard]] virtual bool anyReservationHoldsCapacity() const { return true; }
-  // False only when no node carries the node.koordinator.sh/reservation annotation (no NodeInfo
-  // hasNodeReservation()): the NodeReservation plugin then has nothing to check. Default: true.
-  [[nodiscard]] virtual bool anyNodeReservation() const { return true; }
+  // The node data source of type T added to this view (node_data.hpp), nullptr when none was:
+  // how a plugin reaches the per-node data a shared helper keeps (the Reservation helper's).
+  template <class T>
+  [[nodiscard]] const T* nodeData() const {
+    return dynamic_cast<const T*>(findNodeData(typeid(T)));
+  }
+  // The source added as type `type`; nullptr when none was. Default: nullptr.
+  [[nodiscard]] virtual const NodeDataSource* findNodeData(std::type_index /*type*/) const {
+    return nullptr;
+  }
 };
 
 class Handle {

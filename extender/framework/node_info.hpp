@@ -1,17 +1,19 @@
 // NodeInfo: one node as the plugins see it: the Node, the pods on it (bound, and assumed by a
-// bind in flight), what they request in total, what the node allocates, and the Reservations that
-// hold capacity on it (with what their owners on the node already use of them). Immutable: a change
-// makes a new NodeInfo (copy on write), so a verb call works on a consistent view while the
-// informers move on.
+// bind in flight), what they request in total, what the node allocates, and the data that plugins'
+// node data sources keep for it (node_data.hpp: the Reservations holding capacity on it, ...).
+// Immutable once shared: a change makes a new NodeInfo (copy on write), so a verb call works on a
+// consistent view while the informers move on.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "extender/framework/pod_info.hpp"
-#include "extender/framework/reservation_info.hpp"
 #include "extender/framework/resource.hpp"
 #include "koord/api/core/node.hpp"
 
@@ -19,11 +21,8 @@ namespace koord::extender::framework {
 
 class NodeInfo {
  public:
-  // `reservations` as ReservationInfo::create() made them: this copies each one and fills in
-  // `allocated` and `owners` from the pods whose reservation_uid names it.
   NodeInfo(std::shared_ptr<const api::core::Node> node,
-           std::vector<std::shared_ptr<const PodInfo>> pods,
-           const std::vector<std::shared_ptr<const ReservationInfo>>& reservations = {});
+           std::vector<std::shared_ptr<const PodInfo>> pods);
 
   [[nodiscard]] const std::string& name() const { return node_->metadata.name; }
   [[nodiscard]] const api::core::Node& node() const { return *node_; }
@@ -35,16 +34,31 @@ class NodeInfo {
   [[nodiscard]] const Resource& allocatable() const { return allocatable_; }
   // Sum of the pods' requests (pods = their count).
   [[nodiscard]] const Resource& requested() const { return requested_; }
-  // The reservations holding capacity on the node, sorted by name.
-  [[nodiscard]] const std::vector<std::shared_ptr<const ReservationInfo>>& reservations() const {
-    return reservations_;
+  // The data of the node data source at `slot` (NodeDataSource::slot()); nullptr when it has none.
+  // TypedNodeDataSource::of() reads it typed.
+  [[nodiscard]] const void* data(size_t slot) const {
+    if (slot < kInlineDataSlots)
+      return inline_data_[slot].get();
+    slot -= kInlineDataSlots;
+    return slot < more_data_.size() ? more_data_[slot].get() : nullptr;
   }
-  // Sum of the reservations' `held`: what a pod that owns none of them may not use.
-  [[nodiscard]] const Resource& reserved() const { return reserved_; }
-  // Whether the Node carries a non-empty node.koordinator.sh/reservation annotation (reference
-  // 2.4): a node without one reserves nothing, which NodeReservation reads here, from the
-  // NodeInfo it already holds, instead of looking the node up in its memo.
-  [[nodiscard]] bool hasNodeReservation() const { return has_node_reservation_; }
+  // Sets the data of every node data source, by slot (ClusterState, before it shares the NodeInfo).
+  void setData(std::vector<std::shared_ptr<const void>> data) {
+    for (size_t slot = 0; slot < data.size() && slot < kInlineDataSlots; ++slot)
+      inline_data_[slot] = std::move(data[slot]);
+    if (data.size() > kInlineDataSlots)
+      more_data_.assign(std::make_move_iterator(data.begin() + kInlineDataSlots),
+                        std::make_move_iterator(data.end()));
+  }
+  // Asks the CPU to fetch the data of the first two slots (no effect on results): the runtime calls
+  // it a few nodes ahead of the filter loop, so that a plugin's node data is in cache when read.
+  void prefetchData() const {
+    __builtin_prefetch(inline_data_[0].get());
+    __builtin_prefetch(inline_data_[1].get());
+  }
+  // The first slots are held in the NodeInfo itself: a filter reading its plugin's data then
+  // follows one pointer, not two (the extender's filter path is bound by cache misses).
+  static constexpr size_t kInlineDataSlots = 4;
   // Bumped on every change of this node or its pods (cluster-wide counter value).
   [[nodiscard]] int64_t generation() const { return generation_; }
   void setGeneration(int64_t g) { generation_ = g; }
@@ -55,10 +69,9 @@ class NodeInfo {
   Resource allocatable_;
   Resource requested_;
   NonZeroRequests non_zero_requested_;
-  std::vector<std::shared_ptr<const ReservationInfo>> reservations_;
-  Resource reserved_;
   int64_t generation_ = 0;
-  bool has_node_reservation_ = false;
+  std::array<std::shared_ptr<const void>, kInlineDataSlots> inline_data_;
+  std::vector<std::shared_ptr<const void>> more_data_;
 };
 
 }  // namespace koord::extender::framework

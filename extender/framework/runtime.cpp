@@ -283,7 +283,10 @@ Runtime::FilterResult Runtime::filter(const PodInfo& pod,
     PluginStatus run = impl_->forChunks(
         nodes.size(), std::max<size_t>(filters.size(), 1), [&](size_t begin, size_t end) {
           std::vector<int64_t> local(filters.size(), 0);
+          constexpr size_t kDataAhead = 2;  // plugins' node data of the node two places on
           for (size_t i = begin; i < end; ++i) {
+            if (i + kDataAhead < end)
+              nodes[i + kDataAhead]->prefetchData();
             auto t = timed ? Impl::SteadyClock::now() : Impl::SteadyClock::time_point{};
             for (size_t k = 0; k < filters.size(); ++k) {
               const auto& entry = filters[k];

@@ -15,11 +15,17 @@ namespace koord::extender::plugins {
 
 std::vector<BuiltinPlugin> builtinPluginList() {
   return {
-      {node_reservation::kName, node_reservation::create},
+      {node_reservation::kName,
+       node_reservation::create,
+       {},
+       [](framework::ClusterState& c) { node_reservation::AnnotatedNodes::install(c); }},
       {priority_qos::kName, priority_qos::create},
       {batch_resources::kName, batch_resources::create},
       {device_resources::kName, device_resources::create},
-      {reservation::kName, reservation::create},
+      {reservation::kName,
+       reservation::create,
+       {},
+       [](framework::ClusterState& c) { common::ReservationState::install(c); }},
   };
 }
 
@@ -39,6 +45,14 @@ std::vector<std::string> kindsRead(const std::vector<std::string>& plugins) {
       kinds.emplace(kind);
   }
   return {kinds.begin(), kinds.end()};
+}
+
+void installNodeData(const std::vector<std::string>& plugins, framework::ClusterState& cluster) {
+  for (const BuiltinPlugin& plugin : builtinPluginList()) {
+    if (plugin.node_data != nullptr &&
+        std::find(plugins.begin(), plugins.end(), plugin.name) != plugins.end())
+      plugin.node_data(cluster);
+  }
 }
 
 framework::Registry builtinPlugins() {

@@ -6,15 +6,17 @@
 // decides which reason a user reads; tests hold the four to this list.
 //
 // Adding a plugin: its folder under plugins/, and one line in builtin.cpp's list, naming the kinds
-// it reads through Handle::objects() (framework/kinds.hpp); `koord-extender serve` watches exactly
-// the kinds of the enabled plugins, and the chart's RBAC must grant list and watch on them (a test
-// checks it).
+// it reads through Handle::objects() (framework/kinds.hpp) and the node data sources it keeps in
+// each NodeInfo (framework/node_data.hpp); `koord-extender serve` watches exactly the kinds of the
+// enabled plugins and installs their node data, and the chart's RBAC must grant list and watch on
+// the kinds (a test checks it).
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "extender/framework/cluster_state.hpp"
 #include "extender/framework/registry.hpp"
 #include "extender/framework/runtime.hpp"
 
@@ -25,6 +27,9 @@ struct BuiltinPlugin {
   framework::PluginFactory factory;
   // The kinds (framework::KindOf<T>::kName) the plugin reads through Handle::objects().
   std::vector<std::string_view> kinds = {};
+  // Adds the node data sources (framework/node_data.hpp) the plugin reads through
+  // ClusterView::nodeData<T>() to a ClusterState; nullptr when it reads none.
+  void (*node_data)(framework::ClusterState& cluster) = nullptr;
 };
 
 // NodeReservation, PriorityQoS, BatchResources, DeviceResources, Reservation: the default order.
@@ -36,6 +41,10 @@ struct BuiltinPlugin {
 // The kinds the plugins named in `plugins` declare, sorted, each once (unknown names are skipped:
 // Runtime::create reports them).
 [[nodiscard]] std::vector<std::string> kindsRead(const std::vector<std::string>& plugins);
+
+// Adds to `cluster` the node data sources of the plugins named in `plugins` (unknown names are
+// skipped): what koord-extender and the simulator call before they create the plugins.
+void installNodeData(const std::vector<std::string>& plugins, framework::ClusterState& cluster);
 
 // A registry with every built-in plugin under its kName: what `koord-extender serve` creates its
 // plugins from.

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "extender/framework/reservation_info.hpp"
+#include "extender/plugins/common/reservation_info.hpp"
 #include "extender/reservation/placement.hpp"
 #include "koord/k8s/resource.hpp"
 
@@ -43,6 +43,7 @@ ReservationController::ReservationController(k8s::Client& client, framework::Clu
                                              ControllerOptions options)
     : client_(client),
       cluster_(cluster),
+      reservations_(plugins::common::ReservationState::install(cluster)),
       placement_(placement),
       events_(events),
       wall_(wall ? std::move(wall) : [] { return std::chrono::system_clock::now(); }),
@@ -70,7 +71,7 @@ bool ReservationController::writeStatus(const sched::Reservation& r,
   }
   auto decoded = std::make_shared<sched::Reservation>();
   if (Status s = sched::fromJson(*written, *decoded, ""); s.isOk()) {
-    (void)cluster_.upsertReservation(std::move(decoded));
+    (void)reservations_.upsert(std::move(decoded));
   }
   return true;
 }
@@ -105,7 +106,7 @@ void ReservationController::placePending(const std::shared_ptr<const sched::Rese
     }
     // The write (if any) bumped the resourceVersion: remember the version now in the cache.
     std::string version = r->metadata.resourceVersion;
-    if (const auto current = cluster_.reservation(r->metadata.name); current != nullptr)
+    if (const auto current = reservations_.reservation(r->metadata.name); current != nullptr)
       version = current->metadata.resourceVersion;
     unplaced_[r->metadata.name] = {std::move(version), cluster_.generation()};
     return;
@@ -121,7 +122,7 @@ void ReservationController::placePending(const std::shared_ptr<const sched::Rese
 SyncReport ReservationController::syncAll() {
   SyncReport report;
   const WallTime now = wall_();
-  auto all = cluster_.reservations();
+  auto all = reservations_.reservations();
   // Oldest first, as a scheduling queue would.
   std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
     return a->metadata.creationTimestamp < b->metadata.creationTimestamp;
@@ -137,7 +138,7 @@ SyncReport ReservationController::syncAll() {
         Status removed = client_.remove(k8s::kReservations, "", r->metadata.name, options);
         if (removed.isOk() || removed.code() == StatusCode::kNotFound) {
           ++report.deleted;
-          cluster_.removeReservation(r->metadata.name);
+          reservations_.remove(r->metadata.name);
         } else {
           ++report.failed_writes;
           options_.logger.warn("failed to delete reservation",
@@ -155,7 +156,7 @@ SyncReport ReservationController::syncAll() {
       }
       continue;
     }
-    if (framework::holdsCapacity(*r)) {
+    if (plugins::common::holdsCapacity(*r)) {
       auto node = cluster_.nodeInfo(r->status.nodeName);
       if (node == nullptr) {
         std::string message = "Reservation expired: node " + r->status.nodeName + " is gone";

@@ -11,9 +11,9 @@
 // - keeps currentOwners/allocated of Available ones in step with their owners and makes an
 //   allocateOnce one Succeeded once it has an owner (ownersStatus()).
 // Every write is a PUT of the status subresource (or a DELETE) with the cached resourceVersion; the
-// object the API server returns goes into the ClusterState at once, so the next pod sees it. A
-// failed write (a Conflict included) is logged and retried on the next pass. Events: Scheduled,
-// FailedScheduling (when its message changes), Expired, Succeeded.
+// object the API server returns goes into the Reservation helper (ReservationState) at once, so the
+// next pod sees it. A failed write (a Conflict included) is logged and retried on the next pass.
+// Events: Scheduled, FailedScheduling (when its message changes), Expired, Succeeded.
 //
 // Thread safety: syncAll() and run() from one thread at a time.
 #pragma once
@@ -26,6 +26,7 @@
 
 #include "extender/framework/cluster_state.hpp"
 #include "extender/framework/runtime.hpp"
+#include "extender/plugins/common/reservation_state.hpp"
 #include "extender/reservation/lifecycle.hpp"
 #include "koord/k8s/client.hpp"
 #include "koord/k8s/event_recorder.hpp"
@@ -74,6 +75,7 @@ class ReservationController {
 
   k8s::Client& client_;
   framework::ClusterState& cluster_;
+  plugins::common::ReservationState& reservations_;  // the cluster's Reservation helper
   const framework::Runtime& placement_;
   k8s::EventRecorder* events_;
   k8s::WallClock wall_;

@@ -6,16 +6,16 @@
 #include <vector>
 
 #include "extender/framework/fit_error.hpp"
-#include "extender/framework/reservation_info.hpp"
+#include "extender/plugins/common/reservation_state.hpp"
 #include "koord/api/core/pod_helpers.hpp"
 
 namespace koord::extender::reservation {
 
 Result<Placement> place(const api::scheduling::Reservation& r,
-                        const framework::ClusterView& cluster, const framework::Runtime& runtime,
+                        const framework::ClusterState& cluster, const framework::Runtime& runtime,
                         int64_t extender_weight) {
   const std::string prefix = "failed to place reservation '" + r.metadata.name + "': ";
-  std::shared_ptr<api::core::Pod> pod = framework::reservePod(r);
+  std::shared_ptr<api::core::Pod> pod = plugins::common::reservePod(r);
   if (pod == nullptr) {
     return Status::invalidArgument(prefix + "it has neither spec.template nor spec.resources");
   }
@@ -47,11 +47,8 @@ Result<Placement> place(const api::scheduling::Reservation& r,
   if (r.spec.preAllocation) {
     // Pre-allocation reserves what running pods hold: the node is judged as if they were gone
     // (the other reservations still count); the reservation holds it as they leave.
-    for (auto& node : nodes) {
-      node = std::make_shared<framework::NodeInfo>(
-          node->nodePtr(), std::vector<std::shared_ptr<const framework::PodInfo>>{},
-          node->reservations());
-    }
+    for (auto& node : nodes)
+      node = cluster.buildNodeInfo(node->nodePtr(), {});
   }
   framework::Runtime::FilterResult filtered = runtime.filter(**info, nodes);
   if (filtered.error.code() == framework::Code::kError) {
@@ -75,8 +72,15 @@ Result<Placement> place(const api::scheduling::Reservation& r,
         node->name() == filtered.feasible[feasible.size()])
       feasible.push_back(node);
   }
-  const std::vector<plugins::kube::NodeScore> scores = plugins::kube::prioritize(
-      **info, feasible, runtime, extender_weight, plugins::kube::Used::kPodsAndReservations);
+  const auto* reservations = cluster.nodeData<plugins::common::ReservationState>();
+  plugins::kube::AlsoUsed also_used;
+  if (reservations != nullptr) {
+    also_used = [reservations](const framework::NodeInfo& node) {
+      return reservations->reserved(node);
+    };
+  }
+  const std::vector<plugins::kube::NodeScore> scores =
+      plugins::kube::prioritize(**info, feasible, runtime, extender_weight, also_used);
   size_t best = 0;
   for (size_t i = 1; i < feasible.size(); ++i) {
     if (scores[i].total > scores[best].total ||

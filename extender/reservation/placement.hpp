@@ -1,17 +1,19 @@
-// Placing a pending Reservation: its reserve pod (framework::reservePod) goes through the same
-// filters and scores as a pod would in kube-scheduler with koord-extender (the placement Runtime:
-// kube-scheduler's filters, which kube-scheduler itself runs for pods, then koord-extender's
-// configured plugins, Reservation included; scored by plugins/kube/prioritize.hpp: kube-scheduler's
-// default score plugins plus the extender's score times its weight), over every node, or only the
-// one spec.template.spec.nodeName pins. With
-// spec.preAllocation the nodes are judged without their pods: the reservation may take what running
-// pods hold, and holds it as they leave (NodeInfo caps what it holds at what is free).
+// Placing a pending Reservation: its reserve pod (plugins::common::reservePod) goes through the
+// same filters and scores as a pod would in kube-scheduler with koord-extender (the placement
+// Runtime: kube-scheduler's filters, which kube-scheduler itself runs for pods, then
+// koord-extender's configured plugins, Reservation included; scored by plugins/kube/prioritize.hpp:
+// kube-scheduler's default score plugins plus the extender's score times its weight), over every
+// node, or only the one spec.template.spec.nodeName pins. With spec.preAllocation the nodes are
+// judged without their pods: the reservation may take what running pods hold, and holds it as they
+// leave (the Reservation helper caps what it holds at what is free). What the nodes' reservations
+// hold counts as used in the scores (the cluster's Reservation helper,
+// plugins/common/reservation_state.hpp, when it has one).
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-#include "extender/framework/handle.hpp"
+#include "extender/framework/cluster_state.hpp"
 #include "extender/framework/runtime.hpp"
 #include "extender/plugins/kube/prioritize.hpp"
 #include "koord/api/scheduling/reservation.hpp"
@@ -33,7 +35,7 @@ struct Placement {
 // the reservation has neither template nor resources or its requests cannot be summed; kInternal
 // when a plugin fails.
 [[nodiscard]] Result<Placement> place(
-    const api::scheduling::Reservation& r, const framework::ClusterView& cluster,
+    const api::scheduling::Reservation& r, const framework::ClusterState& cluster,
     const framework::Runtime& runtime,
     int64_t extender_weight = plugins::kube::kShippedExtenderWeight);
 

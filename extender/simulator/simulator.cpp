@@ -8,9 +8,9 @@
 
 #include "extender/framework/cluster_state.hpp"
 #include "extender/framework/fit_error.hpp"
-#include "extender/framework/reservation_info.hpp"
 #include "extender/objects/kind_sources.hpp"
 #include "extender/plugins/builtin.hpp"
+#include "extender/plugins/common/reservation_state.hpp"
 #include "extender/plugins/kube/prioritize.hpp"
 #include "extender/plugins/node_reservation/node_reservation.hpp"
 #include "extender/reservation/lifecycle.hpp"
@@ -118,8 +118,14 @@ class Simulation {
   Simulation(const ClusterInput& input, const SimulationOptions& options)
       : input_(input),
         options_(options),
-        state_(clock_, std::chrono::hours(24 * 365), &allocations_) {
+        state_(clock_, std::chrono::hours(24 * 365), &allocations_),
+        reservations_(plugins::common::ReservationState::install(state_)) {
     publishObjects();
+    std::vector<std::string> enabled;
+    for (const auto& plugin :
+         options_.plugins.empty() ? plugins::simulatorDefaultConfigs() : options_.plugins)
+      enabled.push_back(plugin.name);
+    plugins::installNodeData(enabled, state_);
   }
 
   Result<SimulationResult> run() {
@@ -163,10 +169,10 @@ class Simulation {
         rp.source = it->second;
       rp.phase = r->status.phase.empty() ? std::string(api::scheduling::kReservationPending)
                                          : r->status.phase;
-      if (framework::holdsCapacity(*r)) {
+      if (plugins::common::holdsCapacity(*r)) {
         rp.node = r->status.nodeName;
         KOORD_RETURN_IF_ERROR(
-            state_.upsertReservation(r).withPrefix("failed to add reservation '" + rp.name + "'"));
+            reservations_.upsert(r).withPrefix("failed to add reservation '" + rp.name + "'"));
       } else if (rp.phase == api::scheduling::kReservationPending) {
         pending_reservations_.push_back(i);
       }
@@ -224,7 +230,7 @@ class Simulation {
       auto available = std::make_shared<api::scheduling::Reservation>(*r);
       available->status = reservation::availableStatus(*r, placed->node, placed->allocatable,
                                                        std::chrono::system_clock::time_point());
-      KOORD_RETURN_IF_ERROR(state_.upsertReservation(available).withPrefix(
+      KOORD_RETURN_IF_ERROR(reservations_.upsert(available).withPrefix(
           "failed to place reservation '" + rp.name + "'"));
       nodes_[node_index_.at(placed->node)] = state_.nodeInfo(placed->node);
       rp.phase = std::string(api::scheduling::kReservationAvailable);
@@ -341,6 +347,7 @@ class Simulation {
   FakeClock clock_;
   framework::AllocationCache allocations_{clock_};
   framework::ClusterState state_;
+  plugins::common::ReservationState& reservations_;
   framework::ObjectStore objects_;
   framework::BasicHandle handle_{state_, clock_, log::Logger{}, &objects_, &allocations_};
   std::unique_ptr<framework::Runtime> runtime_;

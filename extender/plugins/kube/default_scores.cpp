@@ -84,13 +84,11 @@ std::vector<const api::core::PreferredSchedulingTerm*> preferredTerms(const api:
 }  // namespace
 
 int64_t leastAllocatedScore(const framework::PodInfo& pod, const framework::NodeInfo& node,
-                            Used used) {
+                            const framework::Resource& also_used) {
   const framework::NonZeroRequests& pods = node.nonZeroRequested();
-  const bool reserved = used == Used::kPodsAndReservations;
   const int64_t allocatable[2] = {node.allocatable().milli_cpu, node.allocatable().memory};
-  const int64_t requested[2] = {
-      pods.milli_cpu + (reserved ? node.reserved().milli_cpu : 0) + pod.non_zero.milli_cpu,
-      pods.memory + (reserved ? node.reserved().memory : 0) + pod.non_zero.memory};
+  const int64_t requested[2] = {pods.milli_cpu + also_used.milli_cpu + pod.non_zero.milli_cpu,
+                                pods.memory + also_used.memory + pod.non_zero.memory};
   int64_t sum = 0;
   int64_t weights = 0;
   for (size_t i = 0; i < 2; ++i) {
@@ -103,13 +101,12 @@ int64_t leastAllocatedScore(const framework::PodInfo& pod, const framework::Node
 }
 
 int64_t balancedAllocationScore(const framework::PodInfo& pod, const framework::NodeInfo& node,
-                                Used used) {
+                                const framework::Resource& also_used) {
   if (pod.requests.milli_cpu == 0 && pod.requests.memory == 0)
     return 0;
-  const bool reserved = used == Used::kPodsAndReservations;
   const int64_t allocatable[2] = {node.allocatable().milli_cpu, node.allocatable().memory};
-  const int64_t node_cpu = node.requested().milli_cpu + (reserved ? node.reserved().milli_cpu : 0);
-  const int64_t node_memory = node.requested().memory + (reserved ? node.reserved().memory : 0);
+  const int64_t node_cpu = node.requested().milli_cpu + also_used.milli_cpu;
+  const int64_t node_memory = node.requested().memory + also_used.memory;
   const int64_t allocated[2] = {allocatable[0] == 0 ? 0 : node_cpu,
                                 allocatable[1] == 0 ? 0 : node_memory};
   const int64_t requested[2] = {allocatable[0] == 0 ? 0 : allocated[0] + pod.requests.milli_cpu,
@@ -121,7 +118,8 @@ int64_t balancedAllocationScore(const framework::PodInfo& pod, const framework::
 
 std::vector<DefaultScore> defaultScores(
     const framework::PodInfo& pod,
-    const std::vector<std::shared_ptr<const framework::NodeInfo>>& nodes, Used used) {
+    const std::vector<std::shared_ptr<const framework::NodeInfo>>& nodes,
+    const AlsoUsed& also_used) {
   const api::core::Pod& spec = *pod.pod;
   std::vector<api::core::Toleration> prefer_no_schedule;
   for (const auto& toleration : spec.spec.tolerations) {
@@ -142,8 +140,9 @@ std::vector<DefaultScore> defaultScores(
       if (matches.ok() && *matches)
         affinity[i] += term->weight;
     }
-    scores[i].node_resources_fit = leastAllocatedScore(pod, node, used);
-    scores[i].balanced_allocation = balanced ? balancedAllocationScore(pod, node, used) : 0;
+    const framework::Resource extra = also_used ? also_used(node) : framework::Resource{};
+    scores[i].node_resources_fit = leastAllocatedScore(pod, node, extra);
+    scores[i].balanced_allocation = balanced ? balancedAllocationScore(pod, node, extra) : 0;
   }
   normalize(taints, /*reverse=*/true);
   normalize(affinity, /*reverse=*/false);

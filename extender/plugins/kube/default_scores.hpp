@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -48,26 +49,29 @@ struct DefaultScore {
   int64_t total = 0;
 };
 
-// What counts as used on a node. The stock kube-scheduler never sees a Reservation, so for a pod
-// only the pods count (kPods); a Koordinator scheduler keeps reserve pods in its cache, so placing
-// a reservation counts what the node's reservations hold too (kPodsAndReservations), and a
-// second reservation does not land beside the first on a node that only looks empty.
-enum class Used { kPods, kPodsAndReservations };
+// What counts as used on a node besides its pods (cpu and memory are read). The stock
+// kube-scheduler never sees a Reservation, so for a pod only the pods count (no function); a
+// Koordinator scheduler keeps reserve pods in its cache, so koord-extender's reservation loop
+// passes what the node's reservations hold (common::ReservationState::reserved), and a second
+// reservation does not land beside the first on a node that only looks empty.
+using AlsoUsed = std::function<framework::Resource(const framework::NodeInfo& node)>;
 
 // Per node of `nodes` (same order; none nullptr), what kube-scheduler's default score plugins give
 // `pod` there. A preferred term that cannot be evaluated (an invalid operator or value) matches
 // no node.
 [[nodiscard]] std::vector<DefaultScore> defaultScores(
     const framework::PodInfo& pod,
-    const std::vector<std::shared_ptr<const framework::NodeInfo>>& nodes, Used used = Used::kPods);
+    const std::vector<std::shared_ptr<const framework::NodeInfo>>& nodes,
+    const AlsoUsed& also_used = {});
 
 // kube-scheduler's LeastAllocated for one node (exposed for tests and the descheduler).
 [[nodiscard]] int64_t leastAllocatedScore(const framework::PodInfo& pod,
-                                          const framework::NodeInfo& node, Used used = Used::kPods);
+                                          const framework::NodeInfo& node,
+                                          const framework::Resource& also_used = {});
 // kube-scheduler's NodeResourcesBalancedAllocation for one node; 0 for a pod that requests
 // neither cpu nor memory.
 [[nodiscard]] int64_t balancedAllocationScore(const framework::PodInfo& pod,
                                               const framework::NodeInfo& node,
-                                              Used used = Used::kPods);
+                                              const framework::Resource& also_used = {});
 
 }  // namespace koord::extender::plugins::kube

@@ -8,9 +8,9 @@ namespace koord::extender::plugins::kube {
 std::vector<NodeScore> prioritize(
     const framework::PodInfo& pod,
     const std::vector<std::shared_ptr<const framework::NodeInfo>>& nodes,
-    const framework::Runtime& runtime, int64_t extender_weight, Used used) {
+    const framework::Runtime& runtime, int64_t extender_weight, const AlsoUsed& also_used) {
   constexpr int64_t kScale = 100 / api::extender::kMaxExtenderPriority;
-  const std::vector<DefaultScore> kube = defaultScores(pod, nodes, used);
+  const std::vector<DefaultScore> kube = defaultScores(pod, nodes, also_used);
   std::vector<int64_t> extender(nodes.size(), 0);
   if (runtime.scores())
     extender = runtime.score(pod, nodes);

@@ -27,11 +27,11 @@ struct NodeScore {
   int64_t total = 0;     // kube.total + extender * weight * 10
 };
 
-// Per node of `nodes` (same order). `extender_weight` >= 0; `used` as defaultScores.
+// Per node of `nodes` (same order). `extender_weight` >= 0; `also_used` as defaultScores.
 [[nodiscard]] std::vector<NodeScore> prioritize(
     const framework::PodInfo& pod,
     const std::vector<std::shared_ptr<const framework::NodeInfo>>& nodes,
-    const framework::Runtime& runtime, int64_t extender_weight, Used used = Used::kPods);
+    const framework::Runtime& runtime, int64_t extender_weight, const AlsoUsed& also_used = {});
 
 // The index of the highest total; the first of equal ones (kube-scheduler picks one of them at
 // random). `scores` must not be empty.

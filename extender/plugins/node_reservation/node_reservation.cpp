@@ -84,7 +84,7 @@ Result<framework::Resource> reservedResources(const api::core::Node& node) {
 
 framework::PluginStatus NodeReservationPlugin::preFilter(framework::CycleState& /*state*/,
                                                          const framework::PodInfo& pod) const {
-  if (requestsOnlyPodSlot(pod.requests) || !handle_.cluster().anyNodeReservation()) {
+  if (requestsOnlyPodSlot(pod.requests) || (annotated_ != nullptr && annotated_->count() == 0)) {
     return framework::PluginStatus::skip();
   }
   return framework::PluginStatus::success();
@@ -93,7 +93,7 @@ framework::PluginStatus NodeReservationPlugin::preFilter(framework::CycleState& 
 framework::PluginStatus NodeReservationPlugin::filter(const framework::CycleState& /*state*/,
                                                       const framework::PodInfo& pod,
                                                       const framework::NodeInfo& node) const {
-  if (!node.hasNodeReservation()) {
+  if (annotated_ != nullptr ? !annotated_->carries(node) : !carriesNodeReservation(node.node())) {
     return framework::PluginStatus::success();  // reserves nothing: the common case, at no cost
   }
   // Parsed once per Node object: the annotation is JSON, and this runs for every candidate node of

@@ -22,6 +22,7 @@
 #include "extender/framework/node_memo.hpp"
 #include "extender/framework/plugin.hpp"
 #include "extender/framework/resource.hpp"
+#include "extender/plugins/node_reservation/annotated_nodes.hpp"
 #include "koord/api/codec.hpp"
 #include "koord/api/core/node.hpp"
 #include "koord/common/result.hpp"
@@ -49,12 +50,14 @@ class NodeReservationPlugin final : public framework::PreFilterPlugin,
                                     public framework::FilterPlugin {
  public:
   // `handle` must outlive the plugin.
+  // Reads which nodes carry the annotation from the handle's AnnotatedNodes when the cluster has
+  // one (annotated_nodes.hpp), else from each Node.
   NodeReservationPlugin(Args args, const framework::Handle& handle)
-      : args_(args), handle_(handle) {}
+      : args_(args), handle_(handle), annotated_(handle.cluster().nodeData<AnnotatedNodes>()) {}
 
   [[nodiscard]] std::string_view name() const override { return kName; }
   // kSkip for a pod that requests nothing but its pod slot, and for every pod while no node
-  // carries the annotation (then filter has nothing to check on any node).
+  // carries the annotation (known only with AnnotatedNodes; then filter has nothing to check).
   [[nodiscard]] framework::PluginStatus preFilter(framework::CycleState& state,
                                                   const framework::PodInfo& pod) const override;
   [[nodiscard]] framework::PluginStatus filter(const framework::CycleState& state,
@@ -64,6 +67,7 @@ class NodeReservationPlugin final : public framework::PreFilterPlugin,
  private:
   Args args_;
   const framework::Handle& handle_;
+  const AnnotatedNodes* annotated_;  // nullptr: read each Node
   framework::NodeMemo<Result<framework::Resource>> memo_;
 };
 

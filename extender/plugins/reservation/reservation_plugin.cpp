@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "extender/plugins/common/args_decoder.hpp"
-#include "extender/plugins/reservation/matching.hpp"
+#include "extender/plugins/common/reservation_matching.hpp"
 #include "koord/api/extension/reservation.hpp"
 #include "koord/api/well_known.hpp"
 
@@ -14,9 +14,10 @@ namespace {
 
 using framework::NodeInfo;
 
+using common::PodReservationPrefs;
+using common::ReservationInfo;
 using framework::PluginStatus;
 using framework::PodInfo;
-using framework::ReservationInfo;
 using framework::Resource;
 
 constexpr int64_t kMaxScore = 100;
@@ -43,7 +44,7 @@ struct PodState final : framework::StateData {
   // not.
   bool reserve_pod = false;
   bool default_policy = false;
-  bool may_own = true;  // ClusterView::mayOwnReservation (always true with an affinity)
+  bool may_own = true;  // ReservationState::mayOwn (always true with an affinity)
 };
 
 struct Nominated final : framework::StateData {
@@ -65,19 +66,30 @@ void forEachResource(const Resource& r, Fn fn) {
 }
 
 // The resources (among those `held` names) where the pod does not fit in
-// allocatable - requested - held + extra.
+// allocatable - requested - held + extra. The fixed resources are read as fields, not looked up by
+// name: this runs for every candidate node of every pod while reservations exist.
 std::vector<std::string> shortOf(const Resource& request, const NodeInfo& node,
                                  const Resource& held, const Resource& extra) {
   std::vector<std::string> out;
-  forEachResource(held, [&](std::string_view name, int64_t reserved) {
-    const int64_t want = request.get(name);
-    if (want <= 0)
-      return;
-    const int64_t free =
-        node.allocatable().get(name) - node.requested().get(name) - reserved + extra.get(name);
-    if (want > free)
+  const Resource& alloc = node.allocatable();
+  const Resource& used = node.requested();
+  const auto check = [&](std::string_view name, int64_t want, int64_t reserved, int64_t allocatable,
+                         int64_t requested, int64_t added) {
+    if (want > 0 && want > allocatable - requested - reserved + added)
       out.emplace_back(name);
-  });
+  };
+  if (held.milli_cpu != 0)
+    check("cpu", request.milli_cpu, held.milli_cpu, alloc.milli_cpu, used.milli_cpu,
+          extra.milli_cpu);
+  if (held.memory != 0)
+    check("memory", request.memory, held.memory, alloc.memory, used.memory, extra.memory);
+  if (held.ephemeral_storage != 0)
+    check("ephemeral-storage", request.ephemeral_storage, held.ephemeral_storage,
+          alloc.ephemeral_storage, used.ephemeral_storage, extra.ephemeral_storage);
+  for (const auto& [name, reserved] : held.scalar) {
+    if (reserved != 0)
+      check(name, request.get(name), reserved, alloc.get(name), used.get(name), extra.get(name));
+  }
   return out;
 }
 
@@ -149,9 +161,9 @@ Result<Evaluation> evaluate(const PodState& st, const PodInfo& pod, const NodeIn
   std::vector<std::string> short_names;
   for (const auto& entry : view.entries) {
     const api::scheduling::Reservation& r = *entry.info->reservation;
-    KOORD_ASSIGN_OR_RETURN(bool match,
-                           matchReservation(st.prefs, *pod.pod, r, node.node().metadata.labels,
-                                            st.requests, r.status.allocatable));
+    KOORD_ASSIGN_OR_RETURN(
+        bool match, common::matchReservation(st.prefs, *pod.pod, r, node.node().metadata.labels,
+                                             st.requests, r.status.allocatable));
     if (!match)
       continue;
     if (entry.consumed) {
@@ -184,9 +196,11 @@ Result<Evaluation> evaluate(const PodState& st, const PodInfo& pod, const NodeIn
 
 // Whether some reservation on the node, not yet taken, matches the pod: what score needs to know
 // before it looks at capacity (most pods own none, and then nothing else is computed).
-bool anyMatch(const PodState& st, const PodInfo& pod, const NodeInfo& node, bool with_order_only) {
+bool anyMatch(const PodState& st, const PodInfo& pod, const NodeInfo& node,
+              const std::vector<std::shared_ptr<const ReservationInfo>>& held,
+              bool with_order_only) {
   const auto& labels = pod.pod->metadata.labels;
-  for (const auto& r : node.reservations()) {
+  for (const auto& r : held) {
     if (r->consumed() || (with_order_only && r->order <= 0))
       continue;
     if (r->owner_labels) {
@@ -200,8 +214,9 @@ bool anyMatch(const PodState& st, const PodInfo& pod, const NodeInfo& node, bool
       if (!owned)
         continue;  // matchReservation would say no at its owners step
     }
-    auto match = matchReservation(st.prefs, *pod.pod, *r->reservation, node.node().metadata.labels,
-                                  st.requests, r->reservation->status.allocatable);
+    auto match =
+        common::matchReservation(st.prefs, *pod.pod, *r->reservation, node.node().metadata.labels,
+                                 st.requests, r->reservation->status.allocatable);
     if (match.ok() && *match)
       return true;
   }
@@ -226,20 +241,22 @@ const Candidate* choose(const std::vector<Candidate>& usable) {
 }  // namespace
 
 NodeReservations ReservationPlugin::view(const NodeInfo& node) const {
-  if (node.reservations().empty())
+  const common::HeldReservations* here = held(node);
+  if (here == nullptr || here->reservations.empty())
     return {};
+  const auto& on_node = here->reservations;
   NodeReservations out;
-  out.entries.reserve(node.reservations().size());
+  out.entries.reserve(on_node.size());
   const framework::AllocationCache& cache = handle_.allocations();
   if (cache.empty()) {
-    for (const auto& r : node.reservations())
+    for (const auto& r : on_node)
       out.entries.push_back({r.get(), r->held, r->consumed()});
-    out.held = node.reserved();
+    out.held = here->reserved;
     return out;
   }
   const std::vector<framework::AllocationCache::Allocation> flights =
       cache.onNode(kName, node.name());
-  for (const auto& r : node.reservations()) {
+  for (const auto& r : on_node) {
     NodeReservations::Entry entry{r.get(), r->held, r->consumed()};
     for (const auto& flight : flights) {
       if (flight.target != r->uid ||
@@ -264,23 +281,24 @@ NodeReservations ReservationPlugin::view(const NodeInfo& node) const {
 }
 
 PluginStatus ReservationPlugin::preFilter(framework::CycleState& state, const PodInfo& pod) const {
-  auto prefs = podReservationPrefs(*pod.pod);
+  auto prefs = common::podReservationPrefs(*pod.pod);
   if (!prefs.ok())
     return PluginStatus::unresolvable(prefs.status().message());
   auto st = std::make_unique<PodState>();
   st->prefs = std::move(*prefs);
   st->requests = pod.requests.toList();
   const auto& annotations = pod.pod->metadata.annotations;
-  if (auto it = annotations.find(std::string(framework::kAnnotationReserveAllocatePolicy));
+  if (auto it = annotations.find(std::string(common::kAnnotationReserveAllocatePolicy));
       it != annotations.end()) {
     st->reserve_pod = true;
     st->default_policy = it->second.empty();
   }
-  st->may_own = st->prefs.affinity.has_value() || handle_.cluster().mayOwnReservation(*pod.pod);
+  st->may_own = st->prefs.affinity.has_value() ||
+                (reservations_ != nullptr && reservations_->mayOwn(*pod.pod));
   // With no reservation holding capacity anywhere, filter passes every node for a pod that does
   // not require one, and score gives 0: neither needs to run per node. reserve() still runs.
   const bool nothing_to_check =
-      !st->prefs.required() && !handle_.cluster().anyReservationHoldsCapacity();
+      !st->prefs.required() && (reservations_ == nullptr || !reservations_->anyHoldsCapacity());
   state.write(stateKey(), std::move(st));
   return nothing_to_check ? PluginStatus::skip() : PluginStatus::success();
 }
@@ -290,7 +308,8 @@ PluginStatus ReservationPlugin::filter(const framework::CycleState& state, const
   const PodState* st = state.read<PodState>(stateKey());
   if (st == nullptr)
     return PluginStatus::error("the Reservation plugin's preFilter did not run");
-  if (node.reservations().empty()) {
+  const common::HeldReservations* here = held(node);
+  if (here == nullptr || here->reservations.empty()) {
     if (st->prefs.required())
       return PluginStatus::unresolvable(
           std::string(st->prefs.affinity ? kReasonAffinity : kReasonRequired));
@@ -298,7 +317,7 @@ PluginStatus ReservationPlugin::filter(const framework::CycleState& state, const
   }
   // Koordinator refuses to mix the deprecated default policy with Aligned/Restricted on one node.
   if (st->reserve_pod) {
-    for (const auto& r : node.reservations()) {
+    for (const auto& r : here->reservations) {
       const bool is_default = r->policy == api::scheduling::ReservationAllocatePolicy::kDefault;
       if (is_default != st->default_policy)
         return PluginStatus::unschedulable(std::string(kReasonPolicyConflict));
@@ -306,7 +325,7 @@ PluginStatus ReservationPlugin::filter(const framework::CycleState& state, const
   }
   // Fast path: a pod that fits even with everything the reservations hold needs no matching.
   if (!st->prefs.required() && handle_.allocations().empty() &&
-      shortOf(pod.requests, node, node.reserved(), Resource{}).empty())
+      shortOf(pod.requests, node, here->reserved, Resource{}).empty())
     return PluginStatus::success();
   auto eval = evaluate(*st, pod, node, view(node));
   if (!eval.ok())
@@ -331,8 +350,11 @@ bool ReservationPlugin::scores(const framework::CycleState& state, const PodInfo
 int64_t ReservationPlugin::score(const framework::CycleState& state, const PodInfo& pod,
                                  const NodeInfo& node) const {
   const PodState* st = state.read<PodState>(stateKey());
-  if (st == nullptr || st->prefs.ignored || !st->may_own || node.reservations().empty() ||
-      !anyMatch(*st, pod, node, false))
+  if (st == nullptr || st->prefs.ignored || !st->may_own)
+    return 0;
+  const common::HeldReservations* here = held(node);
+  if (here == nullptr || here->reservations.empty() ||
+      !anyMatch(*st, pod, node, here->reservations, false))
     return 0;
   auto eval = evaluate(*st, pod, node, view(node));
   if (!eval.ok())
@@ -351,7 +373,9 @@ void ReservationPlugin::normalizeScores(const framework::CycleState& state, cons
   std::vector<int64_t> orders(nodes.size(), 0);
   int64_t smallest = 0;
   for (size_t i = 0; i < nodes.size() && i < scores.size(); ++i) {
-    if (nodes[i]->reservations().empty() || !anyMatch(*st, pod, *nodes[i], true))
+    const common::HeldReservations* here = held(*nodes[i]);
+    if (here == nullptr || here->reservations.empty() ||
+        !anyMatch(*st, pod, *nodes[i], here->reservations, true))
       continue;  // only reservations with an order matter here
     auto eval = evaluate(*st, pod, *nodes[i], view(*nodes[i]));
     if (!eval.ok())
@@ -380,7 +404,8 @@ PluginStatus ReservationPlugin::reserve(framework::CycleState& state, const PodI
   const PodState* st = state.read<PodState>(stateKey());
   if (st == nullptr)
     return PluginStatus::error("the Reservation plugin's preFilter did not run");
-  if (st->prefs.ignored || node.reservations().empty())
+  if (const common::HeldReservations* here = held(node);
+      st->prefs.ignored || here == nullptr || here->reservations.empty())
     return PluginStatus::success();
   std::lock_guard lock(reserve_mu_);
   auto eval = evaluate(*st, pod, node, view(node));

@@ -6,9 +6,10 @@
 // - filter, pod that matches no reservation on the node (or carries the label
 //   scheduling.koordinator.sh/reservation-ignored=true, as reserve pods do): it must fit in
 //   allocatable - requested - reserved, where reserved is what the node's reservations still hold
-//   (NodeInfo::reserved(), less what binds in flight took). Reason
+//   (ReservationState::reserved(), less what binds in flight took). Reason
 //   "Insufficient <resource> (held by reservations)".
-// - filter, pod that matches reservations (matching.hpp: owners, affinity, exact match; only
+// - filter, pod that matches reservations (common/reservation_matching.hpp: owners, affinity, exact
+// match; only
 //   Available ones, never an allocateOnce one already taken): the node fits when, for one matched
 //   reservation r, the pod fits in the free capacity plus what r has left (policy Aligned and the
 //   deprecated default), and, for Restricted, the restricted resources of the pod also fit in what
@@ -47,6 +48,7 @@
 
 #include "extender/framework/handle.hpp"
 #include "extender/framework/plugin.hpp"
+#include "extender/plugins/common/reservation_state.hpp"
 #include "koord/api/codec.hpp"
 #include "koord/common/result.hpp"
 
@@ -58,7 +60,7 @@ inline constexpr std::string_view kName = "Reservation";
 // one is taken, and what pods that own none of them may not use.
 struct NodeReservations {
   struct Entry {
-    const framework::ReservationInfo* info = nullptr;
+    const common::ReservationInfo* info = nullptr;
     framework::Resource remaining;
     bool consumed = false;
   };
@@ -72,7 +74,10 @@ class ReservationPlugin final : public framework::PreFilterPlugin,
                                 public framework::ReservePlugin,
                                 public framework::PreBindPlugin {
  public:
-  explicit ReservationPlugin(const framework::Handle& handle) : handle_(handle) {}
+  // Reads the reservations from the Reservation helper of the handle's cluster
+  // (common::ReservationState); without one, no reservation holds capacity anywhere.
+  explicit ReservationPlugin(const framework::Handle& handle)
+      : handle_(handle), reservations_(handle.cluster().nodeData<common::ReservationState>()) {}
 
   [[nodiscard]] std::string_view name() const override { return kName; }
   // Reads the pod's reservation labels and annotations; a malformed annotation fails every node
@@ -83,7 +88,7 @@ class ReservationPlugin final : public framework::PreFilterPlugin,
   [[nodiscard]] framework::PluginStatus filter(const framework::CycleState& state,
                                                const framework::PodInfo& pod,
                                                const framework::NodeInfo& node) const override;
-  // False for a pod that ignores reservations or owns none anywhere (ClusterView's owner index).
+  // False for a pod that ignores reservations or owns none anywhere (ReservationState::mayOwn).
   [[nodiscard]] bool scores(const framework::CycleState& state,
                             const framework::PodInfo& pod) const override;
   [[nodiscard]] int64_t score(const framework::CycleState& state, const framework::PodInfo& pod,
@@ -104,8 +109,13 @@ class ReservationPlugin final : public framework::PreFilterPlugin,
  private:
   // The node's reservations with what binds in flight took from them (the AllocationCache).
   [[nodiscard]] NodeReservations view(const framework::NodeInfo& node) const;
+  // The reservations holding capacity on the node; nullptr when none (or without a helper).
+  [[nodiscard]] const common::HeldReservations* held(const framework::NodeInfo& node) const {
+    return reservations_ != nullptr ? reservations_->of(node) : nullptr;
+  }
 
   const framework::Handle& handle_;
+  const common::ReservationState* reservations_;  // nullptr: no helper, no reservations
   std::mutex reserve_mu_;  // one reserve() at a time: choose and record as one step
 };
 

@@ -28,6 +28,7 @@
 #include "extender/framework/cluster_state.hpp"
 #include "extender/framework/runtime.hpp"
 #include "extender/plugins/builtin.hpp"
+#include "extender/plugins/common/reservation_state.hpp"
 #include "extender/server/framework_service.hpp"
 #include "koord/api/extender/types.hpp"
 #include "koord/api/scheduling/reservation.hpp"
@@ -112,7 +113,7 @@ struct World {
                                     std::to_string(100 + (i * 37 + k) % 900) + "m", nodeName(i)));
       }
       if (with_reservations)
-        (void)cluster.upsertReservation(reservation(i));
+        (void)plugins::common::ReservationState::install(cluster).upsert(reservation(i));
     }
     for (int i = 0; i < kCandidates; ++i)
       candidates.push_back(nodeName(i * kNodes / kCandidates));
@@ -120,6 +121,8 @@ struct World {
     options.parallelism = 1;
     for (const char* name : {"NodeReservation", "PriorityQoS", "BatchResources", "Reservation"})
       options.plugins.push_back({name, nullptr, 1});
+    plugins::installNodeData({"NodeReservation", "PriorityQoS", "BatchResources", "Reservation"},
+                             cluster);
     runtime = Runtime::create(plugins::builtinPlugins(), handle, std::move(options)).value();
   }
 };

@@ -173,22 +173,58 @@ TEST_F(ClusterStateTest, AssumptionsExpireEachAtItsOwnDeadline) {
   EXPECT_NE(state_.pod("default/b"), nullptr);  // still known as pending
 }
 
-// NodeInfo tells whether its Node carries a node reservation, through updates of the Node and of
-// the pods on it.
-TEST_F(ClusterStateTest, NodeInfoKnowsWhetherItsNodeCarriesANodeReservation) {
-  auto annotated = [](const std::string& value) {
-    auto node = std::make_shared<api::core::Node>(*makeNode("n1"));
-    node->metadata.annotations["node.koordinator.sh/reservation"] = value;
-    return std::shared_ptr<const api::core::Node>(node);
-  };
+// A node data source's data is built into every NodeInfo (nodes added before and after the source,
+// rebuilds for pods), refresh() rebuilds on demand, buildNodeInfo() builds a what-if view, and
+// replaced() sees every change.
+struct PodCount {
+  size_t pods = 0;
+  int64_t version = 0;
+};
+class PodCountSource final : public TypedNodeDataSource<PodCount> {
+ public:
+  int64_t version = 1;  // bumped by the test, read on the next build
+  int64_t live = 0;     // NodeInfos carrying data now, counted through replaced()
+  void replaced(const void* before, const void* after) override {
+    live += (after != nullptr ? 1 : 0) - (before != nullptr ? 1 : 0);
+  }
+
+ protected:
+  std::shared_ptr<const PodCount> make(const NodeInfo& node) const override {
+    return std::make_shared<PodCount>(PodCount{node.pods().size(), version});
+  }
+};
+
+TEST_F(ClusterStateTest, NodeDataSourcesKeepTheirDataInEachNodeInfo) {
   state_.upsertNode(makeNode("n1"));
-  EXPECT_FALSE(state_.nodeInfo("n1")->hasNodeReservation());
-  state_.upsertNode(annotated(R"({"resources":{"cpu":"1"}})"));
-  EXPECT_TRUE(state_.nodeInfo("n1")->hasNodeReservation());
-  ASSERT_TRUE(state_.upsertPod(makePod("a", "1", "n1")).isOk());  // a rebuild for a pod
-  EXPECT_TRUE(state_.nodeInfo("n1")->hasNodeReservation());
-  state_.upsertNode(annotated(""));  // an empty annotation reserves nothing
-  EXPECT_FALSE(state_.nodeInfo("n1")->hasNodeReservation());
+  ASSERT_TRUE(state_.upsertPod(makePod("a", "1", "n1")).isOk());
+  EXPECT_EQ(state_.nodeData<PodCountSource>(), nullptr);
+  PodCountSource& source = state_.addNodeData(std::make_unique<PodCountSource>());
+  EXPECT_EQ(state_.nodeData<PodCountSource>(), &source);
+  ASSERT_NE(source.of(*state_.nodeInfo("n1")), nullptr) << "built for the node already there";
+  EXPECT_EQ(source.of(*state_.nodeInfo("n1"))->pods, 1u);
+  state_.upsertNode(makeNode("n2"));
+  ASSERT_TRUE(state_.upsertPod(makePod("b", "1", "n1")).isOk());
+  EXPECT_EQ(source.of(*state_.nodeInfo("n1"))->pods, 2u);
+  EXPECT_EQ(source.of(*state_.nodeInfo("n2"))->pods, 0u);
+  EXPECT_EQ(source.live, 2);
+
+  const auto before = state_.nodeInfo("n1");
+  const int64_t generation = state_.generation();
+  source.version = 2;
+  state_.refresh({"n1", "unknown"});
+  EXPECT_EQ(source.of(*state_.nodeInfo("n1"))->version, 2);
+  EXPECT_EQ(source.of(*state_.nodeInfo("n2"))->version, 1) << "only the named nodes";
+  EXPECT_EQ(source.of(*before)->version, 1) << "a snapshot never changes";
+  EXPECT_GT(state_.generation(), generation);
+
+  const auto what_if = state_.buildNodeInfo(state_.nodeInfo("n1")->nodePtr(), {});
+  EXPECT_EQ(source.of(*what_if)->pods, 0u);
+  EXPECT_EQ(source.of(*state_.nodeInfo("n1"))->pods, 2u) << "not stored";
+
+  state_.removeNode("n2");
+  EXPECT_EQ(source.live, 1);
+  auto second = std::make_unique<PodCountSource>();
+  EXPECT_EQ(&state_.addNodeData(std::move(second)), &source) << "one source per type";
 }
 
 TEST_F(ClusterStateTest, ForgetDropsOnlyTheAssumption) {

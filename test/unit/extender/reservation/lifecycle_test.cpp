@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "extender/plugins/common/reservation_state.hpp"
 #include "test/unit/extender/reservation/reservation_test_util.hpp"
 
 namespace koord::extender::testing {
@@ -74,7 +75,7 @@ TEST(ReservationOwnersTest, AllocateOnceSucceedsWithItsFirstOwner) {
   framework::ClusterState state(clock);
   state.upsertNode(makeNode("n1", {{"cpu", "8"}, {"memory", "16Gi"}}));
   auto r = makeReservation({.name = "r", .requests = {{"cpu", "4"}}, .node = "n1"});
-  ASSERT_TRUE(state.upsertReservation(r).isOk());
+  ASSERT_TRUE(plugins::common::ReservationState::install(state).upsert(r).isOk());
   const WallTime now = at("2026-11-26T10:03:00Z");
   EXPECT_FALSE(reservation::ownersStatus(*r, *state.nodeInfo("n1"), now).has_value());
   ASSERT_TRUE(
@@ -95,7 +96,7 @@ TEST(ReservationOwnersTest, ReusableReservationTracksOwnersComingAndGoing) {
   auto r = makeReservation(
       {.name = "r", .requests = {{"cpu", "4"}}, .node = "n1", .allocate_once = false});
   ASSERT_TRUE(state.upsertPod(ownerPod("a", {{"cpu", "1"}}, "web", "r", "n1")).isOk());
-  ASSERT_TRUE(state.upsertReservation(r).isOk());
+  ASSERT_TRUE(plugins::common::ReservationState::install(state).upsert(r).isOk());
   const WallTime now = at("2026-11-26T10:03:00Z");
   auto status = reservation::ownersStatus(*r, *state.nodeInfo("n1"), now);
   ASSERT_TRUE(status.has_value());

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "extender/plugins/common/reservation_state.hpp"
 #include "test/unit/extender/reservation/reservation_test_util.hpp"
 
 namespace koord::extender::testing {
@@ -21,9 +22,7 @@ class ReservationPluginTest : public ::testing::Test {
     state_.upsertNode(makeNode("n2", {{"cpu", "8"}, {"memory", "32Gi"}, {"pods", "110"}}));
     place({.name = "r1", .requests = {{"cpu", "4"}, {"memory", "8Gi"}}, .node = "n1"});
   }
-  void place(const ReservationInput& in) {
-    ASSERT_TRUE(state_.upsertReservation(makeReservation(in)).isOk());
-  }
+  void place(const ReservationInput& in) { ASSERT_TRUE(rs_.upsert(makeReservation(in)).isOk()); }
 
   framework::PluginStatus filter(const std::shared_ptr<api::core::Pod>& pod,
                                  const std::string& node = "n1") {
@@ -65,6 +64,7 @@ class ReservationPluginTest : public ::testing::Test {
   FakeClock clock_;
   framework::AllocationCache allocations_{clock_};
   framework::ClusterState state_{clock_, std::chrono::seconds(30), &allocations_};
+  plugins::common::ReservationState& rs_ = plugins::common::ReservationState::install(state_);
   framework::BasicHandle handle_{state_, clock_, log::Logger{}, nullptr, &allocations_};
   ReservationPlugin plugin_{handle_};
 };
@@ -82,7 +82,7 @@ TEST_F(ReservationPluginTest, NonOwnerIsRefusedWhatTheReservationHolds) {
 TEST_F(ReservationPluginTest, SkipsPerNodeWorkOnlyWhileNoReservationHoldsCapacity) {
   auto batch = makePod("batch", {{"cpu", "5"}}, {{"app", "batch"}});
   EXPECT_EQ(filter(batch).code(), Code::kUnschedulable) << "r1 holds 4 of n1's 8 CPUs";
-  state_.removeReservation("r1");
+  rs_.remove("r1");
   EXPECT_EQ(filter(batch).code(), Code::kSkip) << "no reservation anywhere: nothing to check";
   auto required = makePod("p", {{"cpu", "1"}}, {{"app", "web"}});
   required->metadata.annotations[std::string(api::kAnnotationReservationAffinity)] =
@@ -159,12 +159,12 @@ TEST_F(ReservationPluginTest, DeclinesToScorePodsThatOwnNothing) {
 
 TEST_F(ReservationPluginTest, SmallestReservationOrderWins) {
   auto ordered = makeReservation({.name = "r2", .requests = {{"cpu", "8"}}, .node = "n2"});
-  ASSERT_TRUE(state_.upsertReservation(ordered).isOk());
+  ASSERT_TRUE(rs_.upsert(ordered).isOk());
   auto pod = ownerPod("web-0", {{"cpu", "1"}, {"memory", "8Gi"}}, "web");
   // MostAllocated: r1 (25% of its cpu, 100% of its memory) 62, r2 (1 of 8 cpus) 12.
   EXPECT_EQ(scores(pod), (std::vector<int64_t>{100, 12 * 100 / 62}));
   ordered->metadata.labels[std::string(api::kLabelReservationOrder)] = "5";
-  ASSERT_TRUE(state_.upsertReservation(ordered).isOk());
+  ASSERT_TRUE(rs_.upsert(ordered).isOk());
   // r2 carries an order: its node scores 1000 before normalizing, r1's node 62.
   EXPECT_EQ(scores(pod), (std::vector<int64_t>{6, 100}));
 }

@@ -179,6 +179,7 @@ TEST(NodeReservationTest, PreFilterSkipsPodsThatRequestNothing) {
 TEST(NodeReservationTest, PreFilterSkipsEveryPodOnlyWhileNoNodeCarriesTheAnnotation) {
   FakeClock clock;
   framework::ClusterState cluster(clock);
+  AnnotatedNodes::install(cluster);
   framework::BasicHandle handle(cluster, clock);
   NodeReservationPlugin plugin(Args{}, handle);
   framework::CycleState state;
@@ -226,6 +227,32 @@ TEST(NodeReservationTest, ArgsAreStrict) {
   auto defaults = decodeArgs(nullptr);
   ASSERT_TRUE(defaults.ok());
   EXPECT_EQ(defaults->invalid_annotation_policy, InvalidAnnotationPolicy::kIgnore);
+}
+
+}  // namespace
+}  // namespace koord::extender::plugins::node_reservation
+
+namespace koord::extender::plugins::node_reservation {
+namespace {
+
+// AnnotatedNodes keeps, in each NodeInfo, whether its Node carries the annotation, through updates
+// of the Node and of the pods on it; the plugin reads it there.
+TEST(AnnotatedNodesTest, NodeInfoKnowsWhetherItsNodeCarriesTheAnnotation) {
+  FakeClock clock;
+  framework::ClusterState cluster(clock);
+  const Quantities capacity = {{"cpu", "8"}};
+  cluster.upsertNode(testing::makeNode("n1", capacity, {{kAnno, R"({"resources":{"cpu":"1"}})"}}));
+  const AnnotatedNodes& annotated = AnnotatedNodes::install(cluster);  // after the node: rebuilt
+  EXPECT_TRUE(annotated.carries(*cluster.nodeInfo("n1")));
+  EXPECT_EQ(annotated.count(), 1);
+  auto pod = testing::makePod("a", {{"cpu", "1"}});
+  pod->spec.nodeName = "n1";
+  ASSERT_TRUE(cluster.upsertPod(pod).isOk());  // a rebuild for a pod
+  EXPECT_TRUE(annotated.carries(*cluster.nodeInfo("n1")));
+  cluster.upsertNode(testing::makeNode("n1", capacity, {{kAnno, ""}}));  // empty: reserves nothing
+  EXPECT_FALSE(annotated.carries(*cluster.nodeInfo("n1")));
+  EXPECT_EQ(annotated.count(), 0);
+  EXPECT_EQ(&AnnotatedNodes::install(cluster), &annotated) << "installed once";
 }
 
 }  // namespace

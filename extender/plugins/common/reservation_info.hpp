@@ -3,9 +3,10 @@
 // settings that decide how a pod may use it.
 //
 // A Reservation holds capacity only while it is Available and has a node (holdsCapacity()); the
-// ClusterState attaches such reservations to their NodeInfo, which fills in `allocated` and
-// `owners` from the pods on the node whose scheduling.koordinator.sh/reservation-allocated names
-// this reservation's UID. Everything else is computed once from the object by create().
+// Reservation helper (reservation_state.hpp) keeps such reservations in their node's NodeInfo and
+// fills in `allocated`, `owners` and `held` from the pods on the node whose
+// scheduling.koordinator.sh/reservation-allocated names this reservation's UID. Everything else is
+// computed once from the object by create().
 //
 // Immutable once shared; thread-safe to read.
 #pragma once
@@ -22,7 +23,9 @@
 #include "koord/api/scheduling/reservation.hpp"
 #include "koord/common/result.hpp"
 
-namespace koord::extender::framework {
+namespace koord::extender::plugins::common {
+
+using framework::Resource;
 
 struct ReservationInfo {
   std::shared_ptr<const api::scheduling::Reservation> reservation;
@@ -31,9 +34,9 @@ struct ReservationInfo {
   std::string node;      // status.nodeName
   Resource allocatable;  // status.allocatable; the reserve pod's requests when status has none
   Resource allocated;    // what the owners on the node request (pods = their count)
-  // What it holds on the node now (set by NodeInfo): remaining(), nothing once consumed(), and for
-  // a preAllocation reservation no more than the node has free after its pods and the other
-  // reservations (it takes over what running pods hold as they leave).
+  // What it holds on the node now (set by the Reservation helper): remaining(), nothing once
+  // consumed(), and for a preAllocation reservation no more than the node has free after its pods
+  // and the other reservations (it takes over what running pods hold as they leave).
   Resource held;
   bool pre_allocation = false;      // spec.preAllocation
   std::vector<std::string> owners;  // "namespace/name" of the pods that allocated it
@@ -77,4 +80,4 @@ struct ReservationInfo {
 inline constexpr std::string_view kAnnotationReserveAllocatePolicy =
     "scheduling.koordinator.sh/reservation-allocate-policy";
 
-}  // namespace koord::extender::framework
+}  // namespace koord::extender::plugins::common

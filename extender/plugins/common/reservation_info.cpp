@@ -1,4 +1,4 @@
-#include "extender/framework/reservation_info.hpp"
+#include "extender/plugins/common/reservation_info.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -8,7 +8,7 @@
 #include "koord/api/extension/reservation.hpp"
 #include "koord/api/well_known.hpp"
 
-namespace koord::extender::framework {
+namespace koord::extender::plugins::common {
 namespace {
 
 namespace sched = api::scheduling;
@@ -121,4 +121,4 @@ Result<std::shared_ptr<const ReservationInfo>> ReservationInfo::create(
   return std::shared_ptr<const ReservationInfo>(std::move(info));
 }
 
-}  // namespace koord::extender::framework
+}  // namespace koord::extender::plugins::common

@@ -39,7 +39,7 @@
 #include "koord/common/result.hpp"
 #include "koord/resource/resource_list.hpp"
 
-namespace koord::extender::plugins::reservation {
+namespace koord::extender::plugins::common {
 
 // The taint whose toleration lets a pod use an unschedulable or terminating reservation.
 inline constexpr std::string_view kTaintUnschedulableKey = "node.kubernetes.io/unschedulable";
@@ -113,4 +113,4 @@ struct PodReservationPrefs {
                                             const resource::ResourceList& pod_requests,
                                             const resource::ResourceList& allocatable);
 
-}  // namespace koord::extender::plugins::reservation
+}  // namespace koord::extender::plugins::common

@@ -1,4 +1,4 @@
-#include "extender/plugins/reservation/matching.hpp"
+#include "extender/plugins/common/reservation_matching.hpp"
 
 #include <charconv>
 #include <optional>
@@ -13,7 +13,7 @@
 #include "koord/api/extension/annotation.hpp"
 #include "koord/api/well_known.hpp"
 
-namespace koord::extender::plugins::reservation {
+namespace koord::extender::plugins::common {
 
 namespace {
 
@@ -275,4 +275,4 @@ Result<bool> matchReservation(const PodReservationPrefs& prefs, const Pod& pod,
   return exactMatches(prefs, pod_requests, allocatable);
 }
 
-}  // namespace koord::extender::plugins::reservation
+}  // namespace koord::extender::plugins::common

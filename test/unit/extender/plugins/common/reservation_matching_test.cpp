@@ -1,4 +1,4 @@
-#include "extender/plugins/reservation/matching.hpp"
+#include "extender/plugins/common/reservation_matching.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include "../plugin_test_util.hpp"
 #include "koord/api/codec.hpp"
 
-namespace koord::extender::plugins::reservation {
+namespace koord::extender::plugins::common {
 namespace {
 
 using api::core::StringMap;
@@ -65,13 +65,13 @@ api::core::Pod basePod() {
 // Owners
 
 TEST(ReservationMatchingTest, MatchObjectRefWildcardsAndMismatches) {
-  struct Case {
+  struct MatchCase {
     std::string name;
     std::string ref;
     std::string pod_api_version;
     bool want;
   };
-  const std::vector<Case> cases = {
+  const std::vector<MatchCase> cases = {
       {"an empty reference matches any pod", "{}", "", true},
       {"uid equal", R"({"uid":"uid-web-0"})", "", true},
       {"uid differs", R"({"uid":"uid-other"})", "", false},
@@ -95,13 +95,13 @@ TEST(ReservationMatchingTest, MatchObjectRefWildcardsAndMismatches) {
 }
 
 TEST(ReservationMatchingTest, MatchControllerRefNamespaceAndOwnerFields) {
-  struct Case {
+  struct MatchCase {
     std::string name;
     std::string ref;
     bool want;
     bool pod_without_owners = false;
   };
-  const std::vector<Case> cases = {
+  const std::vector<MatchCase> cases = {
       {"an empty reference matches a pod with an owner", "{}", true},
       {"an empty reference needs some owner", "{}", false, true},
       {"namespace equal", R"({"namespace":"default","kind":"ReplicaSet"})", true},
@@ -134,13 +134,13 @@ TEST(ReservationMatchingTest, MatchControllerRefNamespaceAndOwnerFields) {
 }
 
 TEST(ReservationMatchingTest, MatchOwnersIsAnOrOfAnds) {
-  struct Case {
+  struct MatchCase {
     std::string name;
     std::string owners;
     bool want = false;
     std::string want_error = {};  // a substring of the error message; "" expects success
   };
-  const std::vector<Case> cases = {
+  const std::vector<MatchCase> cases = {
       {"an empty list matches nothing", "[]", false},
       {"[{}] matches everything", "[{}]", true},
       {"an empty labelSelector matches everything", R"([{"labelSelector":{}}])", true},
@@ -203,7 +203,7 @@ TEST(ReservationMatchingTest, MatchOwnerSingle) {
 // Pod preferences
 
 TEST(ReservationMatchingTest, PodReservationPrefsParsesLabelsAndAnnotations) {
-  struct Case {
+  struct MatchCase {
     std::string name;
     StringMap labels = {};
     StringMap annotations = {};
@@ -214,7 +214,7 @@ TEST(ReservationMatchingTest, PodReservationPrefsParsesLabelsAndAnnotations) {
     std::optional<std::vector<std::string>> want_exact = std::nullopt;
     std::string want_error = {};
   };
-  const std::vector<Case> cases = {
+  const std::vector<MatchCase> cases = {
       {.name = "nothing set"},
       {.name = "reservation-ignored true", .labels = {{kIgnored, "true"}}, .want_ignored = true},
       {.name = "reservation-ignored other than true", .labels = {{kIgnored, "yes"}}},
@@ -280,12 +280,12 @@ TEST(ReservationMatchingTest, PodReservationPrefsParsesLabelsAndAnnotations) {
 }
 
 TEST(ReservationMatchingTest, ReservationOrderParsesTheLabel) {
-  struct Case {
+  struct MatchCase {
     std::string name;
     std::optional<std::string> label;
     int64_t want;
   };
-  const std::vector<Case> cases = {
+  const std::vector<MatchCase> cases = {
       {"absent", std::nullopt, 0},
       {"empty", "", 0},
       {"positive", "5", 5},
@@ -634,4 +634,4 @@ TEST(ReservationMatchingTest, PrefsRequiredIsAffinityOrPreAllocation) {
 }
 
 }  // namespace
-}  // namespace koord::extender::plugins::reservation
+}  // namespace koord::extender::plugins::common
