@@ -1,55 +1,49 @@
 #include "koord/api/quota/elastic_quota_profile.hpp"
 
+#include "koord/api/fields.hpp"
+
 namespace koord::api::quota {
 
+constexpr auto kElasticQuotaProfileSpecFields = std::tuple{
+    field("quotaName", &ElasticQuotaProfileSpec::quotaName).always().required(),
+    field("quotaLabels", &ElasticQuotaProfileSpec::quotaLabels),
+    field("resourceRatio", &ElasticQuotaProfileSpec::resourceRatio),
+    field("nodeSelector", &ElasticQuotaProfileSpec::nodeSelector).always().required(),
+};
+
 Status fromJson(const Json& j, ElasticQuotaProfileSpec& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.required("quotaName", out.quotaName)
-      .field("quotaLabels", out.quotaLabels)
-      .field("resourceRatio", out.resourceRatio)
-      .required("nodeSelector", out.nodeSelector);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kElasticQuotaProfileSpecFields);
 }
 
 Json toJson(const ElasticQuotaProfileSpec& v) {
-  return ObjectEncoder()
-      .always("quotaName", v.quotaName)
-      .field("quotaLabels", v.quotaLabels)
-      .field("resourceRatio", v.resourceRatio)
-      .always("nodeSelector", v.nodeSelector)
-      .finish(v.extra);
+  return encodeFields(v, kElasticQuotaProfileSpecFields);
 }
 
+// No typed fields: everything is kept in `extra`.
+constexpr auto kElasticQuotaProfileStatusFields = std::tuple{};
+
 Status fromJson(const Json& j, ElasticQuotaProfileStatus& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kElasticQuotaProfileStatusFields);
 }
 
 Json toJson(const ElasticQuotaProfileStatus& v) {
-  return ObjectEncoder().finish(v.extra);
+  return encodeFields(v, kElasticQuotaProfileStatusFields);
 }
 
+constexpr auto kElasticQuotaProfileFields = std::tuple{
+    field("apiVersion", &ElasticQuotaProfile::apiVersion),
+    field("kind", &ElasticQuotaProfile::kind),
+    field("metadata", &ElasticQuotaProfile::metadata).always(),
+    field("spec", &ElasticQuotaProfile::spec).always(),
+    field("status", &ElasticQuotaProfile::status).always(),
+};
+
 Status fromJson(const Json& j, ElasticQuotaProfile& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("apiVersion", out.apiVersion)
-      .field("kind", out.kind)
-      .field("metadata", out.metadata)
-      .field("spec", out.spec)
-      .field("status", out.status);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kElasticQuotaProfileFields);
 }
 
 Json toJson(const ElasticQuotaProfile& v) {
-  return ObjectEncoder()
-      .field("apiVersion", v.apiVersion)
-      .field("kind", v.kind)
-      .always("metadata", v.metadata)
-      .always("spec", v.spec)
-      .always("status", v.status)
-      .finish(v.extra);
+  return encodeFields(v, kElasticQuotaProfileFields);
 }
 
 }  // namespace koord::api::quota

@@ -1,150 +1,135 @@
 #include "koord/api/scheduling/device.hpp"
 
+#include "koord/api/fields.hpp"
+
 namespace koord::api::scheduling {
 
+constexpr auto kDeviceTopologyFields = std::tuple{
+    field("socketID", &DeviceTopology::socketID).always(),
+    field("nodeID", &DeviceTopology::nodeID).always(),
+    field("pcieID", &DeviceTopology::pcieID).always(),
+    field("busID", &DeviceTopology::busID),
+};
+
 Status fromJson(const Json& j, DeviceTopology& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("socketID", out.socketID)
-      .field("nodeID", out.nodeID)
-      .field("pcieID", out.pcieID)
-      .field("busID", out.busID);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kDeviceTopologyFields);
 }
 
 Json toJson(const DeviceTopology& v) {
-  return ObjectEncoder()
-      .always("socketID", v.socketID)
-      .always("nodeID", v.nodeID)
-      .always("pcieID", v.pcieID)
-      .field("busID", v.busID)
-      .finish(v.extra);
+  return encodeFields(v, kDeviceTopologyFields);
 }
 
+constexpr auto kVirtualFunctionFields = std::tuple{
+    field("minor", &VirtualFunction::minor).always(),
+    field("busID", &VirtualFunction::busID),
+};
+
 Status fromJson(const Json& j, VirtualFunction& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("minor", out.minor).field("busID", out.busID);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kVirtualFunctionFields);
 }
 
 Json toJson(const VirtualFunction& v) {
-  return ObjectEncoder().always("minor", v.minor).field("busID", v.busID).finish(v.extra);
+  return encodeFields(v, kVirtualFunctionFields);
 }
 
+constexpr auto kVirtualFunctionGroupFields = std::tuple{
+    field("labels", &VirtualFunctionGroup::labels),
+    field("vfs", &VirtualFunctionGroup::vfs),
+};
+
 Status fromJson(const Json& j, VirtualFunctionGroup& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("labels", out.labels).field("vfs", out.vfs);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kVirtualFunctionGroupFields);
 }
 
 Json toJson(const VirtualFunctionGroup& v) {
-  return ObjectEncoder().field("labels", v.labels).field("vfs", v.vfs).finish(v.extra);
+  return encodeFields(v, kVirtualFunctionGroupFields);
 }
 
+constexpr auto kDeviceInfoFields = std::tuple{
+    field("type", &DeviceInfo::type),
+    field("labels", &DeviceInfo::labels),
+    field("id", &DeviceInfo::id),
+    field("minor", &DeviceInfo::minor),
+    field("moduleID", &DeviceInfo::moduleID),
+    field("health", &DeviceInfo::health).always(),
+    field("resources", &DeviceInfo::resources),
+    field("topology", &DeviceInfo::topology),
+    field("vfGroups", &DeviceInfo::vfGroups),
+    field("conditions", &DeviceInfo::conditions),
+};
+
 Status fromJson(const Json& j, DeviceInfo& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("type", out.type)
-      .field("labels", out.labels)
-      .field("id", out.id)
-      .field("minor", out.minor)
-      .field("moduleID", out.moduleID)
-      .field("health", out.health)
-      .field("resources", out.resources)
-      .field("topology", out.topology)
-      .field("vfGroups", out.vfGroups)
-      .field("conditions", out.conditions);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kDeviceInfoFields);
 }
 
 Json toJson(const DeviceInfo& v) {
-  return ObjectEncoder()
-      .field("type", v.type)
-      .field("labels", v.labels)
-      .field("id", v.id)
-      .field("minor", v.minor)
-      .field("moduleID", v.moduleID)
-      .always("health", v.health)
-      .field("resources", v.resources)
-      .field("topology", v.topology)
-      .field("vfGroups", v.vfGroups)
-      .field("conditions", v.conditions)
-      .finish(v.extra);
+  return encodeFields(v, kDeviceInfoFields);
 }
 
+constexpr auto kDeviceSpecFields = std::tuple{
+    field("devices", &DeviceSpec::devices),
+};
+
 Status fromJson(const Json& j, DeviceSpec& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("devices", out.devices);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kDeviceSpecFields);
 }
 
 Json toJson(const DeviceSpec& v) {
-  return ObjectEncoder().field("devices", v.devices).finish(v.extra);
+  return encodeFields(v, kDeviceSpecFields);
 }
 
+constexpr auto kDeviceAllocationItemFields = std::tuple{
+    field("name", &DeviceAllocationItem::name),
+    field("namespace", &DeviceAllocationItem::namespace_),
+    field("uuid", &DeviceAllocationItem::uuid),
+    field("minors", &DeviceAllocationItem::minors),
+};
+
 Status fromJson(const Json& j, DeviceAllocationItem& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("name", out.name)
-      .field("namespace", out.namespace_)
-      .field("uuid", out.uuid)
-      .field("minors", out.minors);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kDeviceAllocationItemFields);
 }
 
 Json toJson(const DeviceAllocationItem& v) {
-  return ObjectEncoder()
-      .field("name", v.name)
-      .field("namespace", v.namespace_)
-      .field("uuid", v.uuid)
-      .field("minors", v.minors)
-      .finish(v.extra);
+  return encodeFields(v, kDeviceAllocationItemFields);
 }
 
+constexpr auto kDeviceAllocationFields = std::tuple{
+    field("type", &DeviceAllocation::type),
+    field("entries", &DeviceAllocation::entries),
+};
+
 Status fromJson(const Json& j, DeviceAllocation& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("type", out.type).field("entries", out.entries);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kDeviceAllocationFields);
 }
 
 Json toJson(const DeviceAllocation& v) {
-  return ObjectEncoder().field("type", v.type).field("entries", v.entries).finish(v.extra);
+  return encodeFields(v, kDeviceAllocationFields);
 }
 
+constexpr auto kDeviceStatusFields = std::tuple{
+    field("allocations", &DeviceStatus::allocations),
+};
+
 Status fromJson(const Json& j, DeviceStatus& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("allocations", out.allocations);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kDeviceStatusFields);
 }
 
 Json toJson(const DeviceStatus& v) {
-  return ObjectEncoder().field("allocations", v.allocations).finish(v.extra);
+  return encodeFields(v, kDeviceStatusFields);
 }
 
+constexpr auto kDeviceFields = std::tuple{
+    field("apiVersion", &Device::apiVersion),      field("kind", &Device::kind),
+    field("metadata", &Device::metadata).always(), field("spec", &Device::spec).always(),
+    field("status", &Device::status).always(),
+};
+
 Status fromJson(const Json& j, Device& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("apiVersion", out.apiVersion)
-      .field("kind", out.kind)
-      .field("metadata", out.metadata)
-      .field("spec", out.spec)
-      .field("status", out.status);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kDeviceFields);
 }
 
 Json toJson(const Device& v) {
-  return ObjectEncoder()
-      .field("apiVersion", v.apiVersion)
-      .field("kind", v.kind)
-      .always("metadata", v.metadata)
-      .always("spec", v.spec)
-      .always("status", v.status)
-      .finish(v.extra);
+  return encodeFields(v, kDeviceFields);
 }
 
 }  // namespace koord::api::scheduling

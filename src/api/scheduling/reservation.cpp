@@ -1,21 +1,22 @@
 #include "koord/api/scheduling/reservation.hpp"
 
-#include "../extension/encode_util.hpp"
 #include "koord/api/core/time.hpp"
 #include "koord/api/extension/duration.hpp"
+#include "koord/api/fields.hpp"
 
 namespace koord::api::scheduling {
-namespace {
 
-using extension::internal::timeOrNull;
-using extension::internal::trueOnly;
-
-}  // namespace
+// The fields next to the embedded (inlined) metav1.OwnerReference.
+constexpr auto kReservationControllerReferenceFields = std::tuple{
+    field("namespace", &ReservationControllerReference::namespace_),
+};
 
 Status fromJson(const Json& j, ReservationControllerReference& out, const std::string& path) {
   ObjectDecoder d(j, path);
-  d.field("namespace", out.namespace_);
+  readFields(d, out, kReservationControllerReferenceFields);
   KOORD_RETURN_IF_ERROR(d.status());
+  // Hand-written: the embedded OwnerReference reads the same object; the keys of this list are
+  // not unknown to it.
   KOORD_RETURN_IF_ERROR(core::fromJson(j, out.reference, path));
   if (out.reference.extra.is_object()) {
     out.reference.extra.erase("namespace");
@@ -27,166 +28,129 @@ Status fromJson(const Json& j, ReservationControllerReference& out, const std::s
 }
 
 Json toJson(const ReservationControllerReference& v) {
-  Json out = core::toJson(v.reference);
-  if (!v.namespace_.empty()) {
-    out["namespace"] = v.namespace_;
-  }
-  return out;
+  ObjectEncoder e;
+  writeFields(e, v, kReservationControllerReferenceFields);
+  // Hand-written: the embedded OwnerReference's keys (its extra included) are merged in; the
+  // fields of this list win a clash.
+  return e.finish(core::toJson(v.reference));
 }
 
+constexpr auto kReservationOwnerFields = std::tuple{
+    field("object", &ReservationOwner::object).ifSet(),
+    field("controller", &ReservationOwner::controller).ifSet(),
+    field("labelSelector", &ReservationOwner::labelSelector).ifSet(),
+};
+
 Status fromJson(const Json& j, ReservationOwner& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("object", out.object)
-      .field("controller", out.controller)
-      .field("labelSelector", out.labelSelector);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kReservationOwnerFields);
 }
 
 Json toJson(const ReservationOwner& v) {
-  // Pointers in Go: a present but empty value is still written.
-  ObjectEncoder e;
-  if (v.object) {
-    e.always("object", *v.object);
-  }
-  if (v.controller) {
-    e.always("controller", *v.controller);
-  }
-  if (v.labelSelector) {
-    e.always("labelSelector", *v.labelSelector);
-  }
-  return e.finish(v.extra);
+  return encodeFields(v, kReservationOwnerFields);
 }
 
+constexpr auto kReservationPreAllocationPolicyFields = std::tuple{
+    field("mode", &ReservationPreAllocationPolicy::mode),
+    field("enableMultiple", &ReservationPreAllocationPolicy::enableMultiple).omitZero(),
+};
+
 Status fromJson(const Json& j, ReservationPreAllocationPolicy& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("mode", out.mode).field("enableMultiple", out.enableMultiple);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kReservationPreAllocationPolicyFields);
 }
 
 Json toJson(const ReservationPreAllocationPolicy& v) {
-  ObjectEncoder e;
-  e.field("mode", v.mode);
-  trueOnly(e, "enableMultiple", v.enableMultiple);
-  return e.finish(v.extra);
+  return encodeFields(v, kReservationPreAllocationPolicyFields);
 }
 
+constexpr auto kReservationResourcesFields = std::tuple{
+    field("requests", &ReservationResources::requests),
+    field("limits", &ReservationResources::limits),
+};
+
 Status fromJson(const Json& j, ReservationResources& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("requests", out.requests).field("limits", out.limits);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kReservationResourcesFields);
 }
 
 Json toJson(const ReservationResources& v) {
-  return ObjectEncoder().field("requests", v.requests).field("limits", v.limits).finish(v.extra);
+  return encodeFields(v, kReservationResourcesFields);
 }
 
+constexpr auto kReservationSpecFields = std::tuple{
+    field("template", &ReservationSpec::template_).ifSet(),
+    field("resources", &ReservationSpec::resources).ifSet(),
+    // Written by hand below: it depends on `resources`.
+    field("owners", &ReservationSpec::owners).decodeOnly(),
+    field("ttl", &ReservationSpec::ttl),
+    field("expires", &ReservationSpec::expires),
+    field("preAllocation", &ReservationSpec::preAllocation).omitZero(),
+    field("preAllocationPolicy", &ReservationSpec::preAllocationPolicy),
+    field("allocateOnce", &ReservationSpec::allocateOnce),
+    field("allocatePolicy", &ReservationSpec::allocatePolicy),
+    field("unschedulable", &ReservationSpec::unschedulable).omitZero(),
+    field("taints", &ReservationSpec::taints),
+};
+
 Status fromJson(const Json& j, ReservationSpec& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("template", out.template_)
-      .field("resources", out.resources)
-      .field("owners", out.owners)
-      .field("ttl", out.ttl)
-      .field("expires", out.expires)
-      .field("preAllocation", out.preAllocation)
-      .field("preAllocationPolicy", out.preAllocationPolicy)
-      .field("allocateOnce", out.allocateOnce)
-      .field("allocatePolicy", out.allocatePolicy)
-      .field("unschedulable", out.unschedulable)
-      .field("taints", out.taints);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kReservationSpecFields);
 }
 
 Json toJson(const ReservationSpec& v) {
   ObjectEncoder e;
-  if (v.template_) {
-    e.always("template", *v.template_);
-  }
-  if (v.resources) {
-    e.always("resources", *v.resources);
-  }
-  // `owners` has no omitempty upstream; written when there are owners or no short form.
+  writeFields(e, v, kReservationSpecFields);
+  // Hand-written: `owners` has no omitempty upstream (null when empty), but the short form
+  // (`resources` set) leaves it out when there are no owners.
   if (!v.owners.empty() || !v.resources) {
     e.always("owners", v.owners.empty() ? Json(nullptr) : koord::api::toJson(v.owners));
   }
-  e.field("ttl", v.ttl).field("expires", v.expires);
-  trueOnly(e, "preAllocation", v.preAllocation);
-  e.field("preAllocationPolicy", v.preAllocationPolicy)
-      .field("allocateOnce", v.allocateOnce)
-      .field("allocatePolicy", v.allocatePolicy);
-  trueOnly(e, "unschedulable", v.unschedulable);
-  e.field("taints", v.taints);
   return e.finish(v.extra);
 }
 
+constexpr auto kReservationConditionFields = std::tuple{
+    field("type", &ReservationCondition::type),
+    field("status", &ReservationCondition::status),
+    field("reason", &ReservationCondition::reason),
+    field("message", &ReservationCondition::message),
+    field("lastProbeTime", &ReservationCondition::lastProbeTime).nullIfEmpty(),
+    field("lastTransitionTime", &ReservationCondition::lastTransitionTime).nullIfEmpty(),
+};
+
 Status fromJson(const Json& j, ReservationCondition& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("type", out.type)
-      .field("status", out.status)
-      .field("reason", out.reason)
-      .field("message", out.message)
-      .field("lastProbeTime", out.lastProbeTime)
-      .field("lastTransitionTime", out.lastTransitionTime);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kReservationConditionFields);
 }
 
 Json toJson(const ReservationCondition& v) {
-  ObjectEncoder e;
-  e.field("type", v.type)
-      .field("status", v.status)
-      .field("reason", v.reason)
-      .field("message", v.message);
-  timeOrNull(e, "lastProbeTime", v.lastProbeTime);
-  timeOrNull(e, "lastTransitionTime", v.lastTransitionTime);
-  return e.finish(v.extra);
+  return encodeFields(v, kReservationConditionFields);
 }
 
+constexpr auto kReservationStatusFields = std::tuple{
+    field("phase", &ReservationStatus::phase),
+    field("conditions", &ReservationStatus::conditions),
+    field("currentOwners", &ReservationStatus::currentOwners),
+    field("nodeName", &ReservationStatus::nodeName),
+    field("allocatable", &ReservationStatus::allocatable),
+    field("allocated", &ReservationStatus::allocated),
+};
+
 Status fromJson(const Json& j, ReservationStatus& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("phase", out.phase)
-      .field("conditions", out.conditions)
-      .field("currentOwners", out.currentOwners)
-      .field("nodeName", out.nodeName)
-      .field("allocatable", out.allocatable)
-      .field("allocated", out.allocated);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kReservationStatusFields);
 }
 
 Json toJson(const ReservationStatus& v) {
-  return ObjectEncoder()
-      .field("phase", v.phase)
-      .field("conditions", v.conditions)
-      .field("currentOwners", v.currentOwners)
-      .field("nodeName", v.nodeName)
-      .field("allocatable", v.allocatable)
-      .field("allocated", v.allocated)
-      .finish(v.extra);
+  return encodeFields(v, kReservationStatusFields);
 }
 
+constexpr auto kReservationFields = std::tuple{
+    field("apiVersion", &Reservation::apiVersion),      field("kind", &Reservation::kind),
+    field("metadata", &Reservation::metadata).always(), field("spec", &Reservation::spec).always(),
+    field("status", &Reservation::status).always(),
+};
+
 Status fromJson(const Json& j, Reservation& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("apiVersion", out.apiVersion)
-      .field("kind", out.kind)
-      .field("metadata", out.metadata)
-      .field("spec", out.spec)
-      .field("status", out.status);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kReservationFields);
 }
 
 Json toJson(const Reservation& v) {
-  return ObjectEncoder()
-      .field("apiVersion", v.apiVersion)
-      .field("kind", v.kind)
-      .always("metadata", v.metadata)
-      .always("spec", v.spec)
-      .always("status", v.status)
-      .finish(v.extra);
+  return encodeFields(v, kReservationFields);
 }
 
 std::optional<core::PodTemplateSpec> effectiveTemplate(const Reservation& r) {

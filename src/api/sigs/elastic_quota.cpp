@@ -1,48 +1,48 @@
 #include "koord/api/sigs/elastic_quota.hpp"
 
+#include "koord/api/fields.hpp"
+
 namespace koord::api::sigs {
 
+constexpr auto kElasticQuotaSpecFields = std::tuple{
+    field("min", &ElasticQuotaSpec::min),
+    field("max", &ElasticQuotaSpec::max),
+};
+
 Status fromJson(const Json& j, ElasticQuotaSpec& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("min", out.min).field("max", out.max);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kElasticQuotaSpecFields);
 }
 
 Json toJson(const ElasticQuotaSpec& v) {
-  return ObjectEncoder().field("min", v.min).field("max", v.max).finish(v.extra);
+  return encodeFields(v, kElasticQuotaSpecFields);
 }
 
+constexpr auto kElasticQuotaStatusFields = std::tuple{
+    field("used", &ElasticQuotaStatus::used),
+};
+
 Status fromJson(const Json& j, ElasticQuotaStatus& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("used", out.used);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kElasticQuotaStatusFields);
 }
 
 Json toJson(const ElasticQuotaStatus& v) {
-  return ObjectEncoder().field("used", v.used).finish(v.extra);
+  return encodeFields(v, kElasticQuotaStatusFields);
 }
 
+constexpr auto kElasticQuotaFields = std::tuple{
+    field("apiVersion", &ElasticQuota::apiVersion),
+    field("kind", &ElasticQuota::kind),
+    field("metadata", &ElasticQuota::metadata).always(),
+    field("spec", &ElasticQuota::spec).always(),
+    field("status", &ElasticQuota::status).always(),
+};
+
 Status fromJson(const Json& j, ElasticQuota& out, const std::string& path) {
-  ObjectDecoder d(j, path);
-  d.field("apiVersion", out.apiVersion)
-      .field("kind", out.kind)
-      .field("metadata", out.metadata)
-      .field("spec", out.spec)
-      .field("status", out.status);
-  out.extra = d.rest();
-  return d.status();
+  return decodeFields(j, out, path, kElasticQuotaFields);
 }
 
 Json toJson(const ElasticQuota& v) {
-  return ObjectEncoder()
-      .field("apiVersion", v.apiVersion)
-      .field("kind", v.kind)
-      .always("metadata", v.metadata)
-      .always("spec", v.spec)
-      .always("status", v.status)
-      .finish(v.extra);
+  return encodeFields(v, kElasticQuotaFields);
 }
 
 }  // namespace koord::api::sigs
