@@ -2,6 +2,7 @@
 #include <cctype>
 #include <vector>
 
+#include "koord/config/field_reader.hpp"
 #include "koord/config/yaml.hpp"
 
 namespace koord::config {
@@ -26,9 +27,33 @@ size_t editDistance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-// "in /spec", or "at the top level" for the root.
-std::string where(const std::string& json_pointer) {
-  return json_pointer.empty() ? "at the top level" : "in " + json_pointer;
+// The Kubernetes field path of a JSON pointer: "/items/3/spec/containers/0" reads
+// "items[3].spec.containers[0]" ("~1" and "~0" unescaped; "" for the root).
+std::string fieldPathOf(const std::string& json_pointer) {
+  std::string path;
+  size_t start = 1;
+  while (start <= json_pointer.size() && !json_pointer.empty()) {
+    size_t end = json_pointer.find('/', start);
+    if (end == std::string::npos) {
+      end = json_pointer.size();
+    }
+    std::string token = json_pointer.substr(start, end - start);
+    for (size_t at = token.find('~'); at != std::string::npos; at = token.find('~', at + 1)) {
+      if (at + 1 < token.size() && (token[at + 1] == '0' || token[at + 1] == '1')) {
+        token.replace(at, 2, token[at + 1] == '1' ? "/" : "~");
+      }
+    }
+    const bool index = !token.empty() && std::all_of(token.begin(), token.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c)) != 0;
+    });
+    if (index) {
+      path += "[" + token + "]";
+    } else {
+      path += (path.empty() ? "" : ".") + token;
+    }
+    start = end + 1;
+  }
+  return path;
 }
 
 std::string locate(const YamlDocument& doc, const std::string& json_pointer) {
@@ -71,34 +96,17 @@ Status checkKnownFields(const YamlDocument& doc, const std::string& json_pointer
     return Status::invalidArgument("failed to check fields of '" + json_pointer +
                                    "': invalid JSON pointer: " + e.what());
   }
-  if (node->is_null()) {
-    return Status::ok();
-  }
-  if (!node->is_object()) {
-    return errorAt(
-        doc, json_pointer,
-        "expected a mapping " + where(json_pointer) + ", found " + std::string(node->type_name()));
-  }
+  // FieldReader's rule and words, so that every strict reader of koord reports alike.
+  FieldReader reader(doc);
+  reader.checkObject(Field{node, fieldPathOf(json_pointer), json_pointer}, known);
   std::string errors;
-  for (const auto& [key, value] : node->items()) {
-    if (std::find(known.begin(), known.end(), key) != known.end()) {
-      continue;
-    }
-    const std::string child = jsonPointerChild(json_pointer, key);
-    std::string message =
-        locate(doc, child) + "unknown field \"" + key + "\" " + where(json_pointer);
-    if (const std::string_view hint = closestField(key, known); !hint.empty()) {
-      message += " (did you mean \"" + std::string(hint) + "\"?)";
-    }
+  for (const std::string& error : reader.errors()) {
     if (!errors.empty()) {
       errors += "; ";
     }
-    errors += message;
+    errors += doc.source + ": " + error;
   }
-  if (errors.empty()) {
-    return Status::ok();
-  }
-  return Status::invalidArgument(std::move(errors));
+  return errors.empty() ? Status::ok() : Status::invalidArgument(std::move(errors));
 }
 
 }  // namespace koord::config

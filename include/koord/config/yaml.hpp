@@ -73,10 +73,12 @@ struct YamlDocument {
 [[nodiscard]] std::string_view closestField(std::string_view key,
                                             std::initializer_list<std::string_view> known);
 
-// Strict fields: fails when the mapping at `json_pointer` has a key outside `known`, e.g.
-// `<source>: line 7: unknown field "deschedule" in /profiles/0 (did you mean "descheduler"?)`,
+// Strict fields: fails when the mapping at `json_pointer` has a key outside `known`, in
+// FieldReader::checkObject's words with the source in front, e.g.
+// `<source>: line 7: items[0].spec: unknown field "nodeSelecter" (did you mean "nodeSelector"?)`,
 // one such line per unknown key (joined by "; "). OK when the node is absent or null; an error
-// when it exists but is not a mapping.
+// when it exists but is not a mapping. For loaders that check a few mappings of a document they
+// otherwise decode as API objects (the simulator's cluster files).
 [[nodiscard]] Status checkKnownFields(const YamlDocument& doc, const std::string& json_pointer,
                                       std::initializer_list<std::string_view> known);
 

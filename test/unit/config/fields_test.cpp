@@ -26,7 +26,7 @@ profiles:
   ASSERT_FALSE(status.isOk());
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(status.message(),
-            "policy.yaml: line 6: unknown field \"deschedule\" in /profiles/0 (did you mean "
+            "policy.yaml: line 6: profiles[0]: unknown field \"deschedule\" (did you mean "
             "\"descheduler\"?)");
 }
 
@@ -49,14 +49,12 @@ empty:
       {"/spec", {"a", "b", "zzz", "Enabled"}, ""},
       {"/spec",
        {"a", "b", "enabled"},
-       "policy.yaml: line 6: unknown field \"Enabled\" in /spec (did you mean \"enabled\"?); "
-       "policy.yaml: line 5: unknown field \"zzz\" in /spec"},
-      {"",
-       {"kind", "spec", "list"},
-       "policy.yaml: line 8: unknown field \"empty\" at the top level"},
+       "policy.yaml: line 6: spec: unknown field \"Enabled\" (did you mean \"enabled\"?); "
+       "policy.yaml: line 5: spec: unknown field \"zzz\""},
+      {"", {"kind", "spec", "list"}, "policy.yaml: line 8: unknown field \"empty\""},
       {"/missing", {}, ""},
       {"/empty", {}, ""},
-      {"/list", {}, "policy.yaml: line 7: expected a mapping in /list, found array"},
+      {"/list", {}, "policy.yaml: line 7: list: expected a mapping, got array"},
       {"not-a-pointer", {}, "failed to check fields of 'not-a-pointer': invalid JSON pointer: "},
   };
   for (const Case& c : cases) {

@@ -70,14 +70,14 @@ TEST(ClusterLoaderTest, BadInputNamesFileAndLine) {
        "in.yaml: line 4: unknown field \"spek\""},
       {"unknown spec field",
        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  nodeSelecter: {a: b}\n",
-       "in.yaml: line 5: unknown field \"nodeSelecter\""},
+       "in.yaml: line 5: spec: unknown field \"nodeSelecter\" (did you mean \"nodeSelector\"?)"},
       {"unknown container field",
        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    "
        "resourcez: {}\n",
-       "in.yaml: line 7: unknown field \"resourcez\""},
+       "in.yaml: line 7: spec.containers[0]: unknown field \"resourcez\""},
       {"unknown node status field",
        "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus:\n  allocatible: {}\n",
-       "in.yaml: line 5: unknown field \"allocatible\""},
+       "in.yaml: line 5: status: unknown field \"allocatible\""},
       {"bad quantity points at its line",
        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    "
        "resources:\n      requests:\n        cpu: lots\n",

@@ -117,7 +117,7 @@ TEST(SimulateCommandTest, Errors) {
        2,
        "flag --extender-weight must be a whole number from 1 to 1000, got 'ten'"},
       {{"-f", dir + "/missing.yaml"}, 1, dir + "/missing.yaml"},
-      {{"-f", kSimulateExample, "-f", bad}, 1, bad + ": line 5: unknown field \"bogus\""},
+      {{"-f", kSimulateExample, "-f", bad}, 1, bad + ": line 5: spec: unknown field \"bogus\""},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.want_err);
