@@ -12,8 +12,43 @@ if(KOORD_SANITIZE)
                                                  -fno-omit-frame-pointer -fno-sanitize-recover=all)
   target_link_options(koord_options INTERFACE -fsanitize=address,undefined)
 endif()
-target_include_directories(koord_options INTERFACE ${PROJECT_SOURCE_DIR}/include
-                                                   ${PROJECT_BINARY_DIR}/include)
+
+# koord_include_root(<target> <base> <dir> [EXCLUDE <subdirs...>])
+# Gives <target> an include root of its own, so that the compiler enforces the layering that
+# docs/architecture.md states: a file can include only the headers of its own library and of the
+# libraries its target links (their roots come with them as PUBLIC include directories). The root,
+# ${PROJECT_BINARY_DIR}/include-roots/<target>, holds a symbolic link to every header under
+# <base>/<dir> (as <dir>/<relative path>, the path the sources include), leaving out the sub-folders
+# named in EXCLUDE (other libraries'). Re-run at configure time; a new header re-runs it.
+# Test code includes its shared helpers as "test/...": test targets get this root, which holds
+# only a link to test/ (product headers come with the libraries a test links).
+set(KOORD_TEST_INCLUDE_ROOT ${PROJECT_BINARY_DIR}/include-roots/tests)
+file(REMOVE_RECURSE ${KOORD_TEST_INCLUDE_ROOT})
+file(MAKE_DIRECTORY ${KOORD_TEST_INCLUDE_ROOT})
+file(CREATE_LINK ${PROJECT_SOURCE_DIR}/test ${KOORD_TEST_INCLUDE_ROOT}/test SYMBOLIC)
+
+function(koord_include_root target base dir)
+  cmake_parse_arguments(ARG "" "" "EXCLUDE" ${ARGN})
+  set(root ${PROJECT_BINARY_DIR}/include-roots/${target})
+  file(REMOVE_RECURSE ${root})
+  file(GLOB_RECURSE headers CONFIGURE_DEPENDS RELATIVE ${base}/${dir} ${base}/${dir}/*.hpp
+       ${base}/${dir}/*.h)
+  foreach(header IN LISTS headers)
+    set(skip FALSE)
+    foreach(excluded IN LISTS ARG_EXCLUDE)
+      if(header MATCHES "^${excluded}/")
+        set(skip TRUE)
+      endif()
+    endforeach()
+    if(NOT skip)
+      get_filename_component(parent ${root}/${dir}/${header} DIRECTORY)
+      file(MAKE_DIRECTORY ${parent})
+      file(CREATE_LINK ${base}/${dir}/${header} ${root}/${dir}/${header} SYMBOLIC)
+    endif()
+  endforeach()
+  file(MAKE_DIRECTORY ${root})
+  target_include_directories(${target} PUBLIC ${root})
+endfunction()
 
 # koord_add_library(<name> SOURCES <files...> [DEPS <targets...>])
 # A static library with the project's options. DEPS are PUBLIC link dependencies.
@@ -38,6 +73,7 @@ function(koord_add_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE koord_options ${ARG_DEPS} GTest::gmock GTest::gtest_main)
   target_compile_definitions(${name} PRIVATE KOORD_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  target_include_directories(${name} PRIVATE ${KOORD_TEST_INCLUDE_ROOT})
   if(NOT ARG_LABELS)
     set(ARG_LABELS unit)
   endif()
@@ -61,6 +97,7 @@ function(koord_add_integration_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE koord_options ${ARG_DEPS} GTest::gmock GTest::gtest_main)
   target_compile_definitions(${name} PRIVATE KOORD_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  target_include_directories(${name} PRIVATE ${KOORD_TEST_INCLUDE_ROOT})
   # test/integration/support/ (the shared cluster client) is included from the repository root.
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
   add_test(NAME integration.${name} COMMAND ${name})

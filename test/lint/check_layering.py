@@ -2,8 +2,9 @@
 """ctest lint.layering: every #include of a product source names a header of its own library or of
 a library its CMake target depends on, directly or not.
 
-Every library shares one include root (include/ and the source root), so the compiler alone would
-let any file include any header. This check makes the CMake graph the rule: it configures the tree
+Each library has its own include root (koord_include_root in cmake/KoordTargets.cmake), so the
+compiler already refuses an include outside a target's libraries; this check states the rule from
+the CMake graph and names the missing dependency, also for headers no source compiles: it configures the tree
 into a scratch folder with `cmake --graphviz`, reads which library depends on which, assigns every
 product file to its library by folder, and reports each include that reaches a library outside its
 file's dependencies (a layering break, e.g. koord_api including koord/k8s/, or a plugin including
