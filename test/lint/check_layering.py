@@ -32,7 +32,7 @@ PROGRAM_PARTS = {
                  "reservation", "app"],
     "agent": ["system", "devices", "metriccache", "metricsadvisor", "resourceexecutor",
               "statesinformer", "reporters", "runtimehooks", "qosmanager", "app"],
-    "manager": ["descheduler/config", "app"],
+    "manager": ["descheduler/config", "controller", "noderesource", "sloconfig", "app"],
 }
 SPECIAL = {"manager/descheduler/config": "koord_descheduler_config"}
 
