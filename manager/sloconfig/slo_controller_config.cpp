@@ -96,6 +96,18 @@ Result<SloControllerConfig> parseSloControllerConfig(
         readHostApplicationConfig(r, f, config.hostApplication);
       },
       errors);
+  readKey(
+      data, kCPUNormalizationConfigKey,
+      [&](FieldReader& r, const Field& f) {
+        readCPUNormalizationConfig(r, f, config.cpuNormalization);
+      },
+      errors);
+  readKey(
+      data, kResourceAmplificationConfigKey,
+      [&](FieldReader& r, const Field& f) {
+        readResourceAmplificationConfig(r, f, config.resourceAmplification);
+      },
+      errors);
   if (!errors.empty()) {
     std::string message = "invalid slo-controller-config: ";
     for (size_t i = 0; i < errors.size(); ++i) {

@@ -2,9 +2,10 @@
 // koord-manager's slo-controller, parsed from the ConfigMap's `data` (key -> JSON text).
 //
 // Keys read: colocation-config, resource-threshold-config, resource-qos-config, cpu-burst-config,
-// system-config, host-application-config. A missing key (or an empty value) means Koordinator's
-// defaults for it; other keys of the ConfigMap are not read. Each value is one JSON (or YAML)
-// document read strictly: an unknown field is an error with a did-you-mean, a wrong type or an
+// system-config, host-application-config, cpu-normalization-config and
+// resource-amplification-config. A missing key (or an empty value) means Koordinator's
+// defaults for it; other keys of the ConfigMap are not read. Each value must be one JSON value
+// and is read strictly: an unknown field is an error with a did-you-mean, a wrong type or an
 // invalid value an error, each prefixed with its key:
 //   resource-threshold-config: line 3: clusterStrategy: unknown field "enabel" (did you mean
 //   "enable"?)
@@ -21,6 +22,7 @@
 #include "koord/common/status.hpp"
 #include "manager/sloconfig/colocation.hpp"
 #include "manager/sloconfig/defaults.hpp"
+#include "manager/sloconfig/resource_configs.hpp"
 #include "manager/sloconfig/strategies.hpp"
 
 namespace koord::manager::sloconfig {
@@ -33,6 +35,8 @@ inline constexpr std::string_view kResourceQOSConfigKey = "resource-qos-config";
 inline constexpr std::string_view kCPUBurstConfigKey = "cpu-burst-config";
 inline constexpr std::string_view kSystemConfigKey = "system-config";
 inline constexpr std::string_view kHostApplicationConfigKey = "host-application-config";
+inline constexpr std::string_view kCPUNormalizationConfigKey = "cpu-normalization-config";
+inline constexpr std::string_view kResourceAmplificationConfigKey = "resource-amplification-config";
 
 struct SloControllerConfig {
   ColocationConfig colocation;
@@ -41,6 +45,9 @@ struct SloControllerConfig {
   CPUBurstConfig cpuBurst{defaultCPUBurstStrategy(), {}};
   SystemConfig system{defaultSystemStrategy(), {}};
   HostApplicationConfig hostApplication;
+  // Not part of the NodeSLO: node resources (CPU normalization ratio, resource amplification).
+  CPUNormalizationConfig cpuNormalization;
+  ResourceAmplificationConfig resourceAmplification;
 
   bool operator==(const SloControllerConfig&) const = default;
 };
