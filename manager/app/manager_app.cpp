@@ -1,19 +1,116 @@
 #include "manager/app/manager_app.hpp"
 
+#include <cstdlib>
 #include <ostream>
+#include <string>
+#include <vector>
 
+#include "koord/api/extension/duration.hpp"
 #include "koord/common/program.hpp"
+#include "koord/common/termination_signals.hpp"
 #include "koord/log/flags.hpp"
+#include "manager/app/serve.hpp"
 
 namespace koord::manager::app {
+namespace {
+
+Status parseDurationFlag(const FlagSet& flags, const std::string& name,
+                         std::chrono::milliseconds& out) {
+  auto parsed = api::extension::parseDuration(flags.get(name));
+  if (!parsed.ok() || parsed->count() <= 0) {
+    return Status::invalidArgument("invalid --" + name + " '" + flags.get(name) +
+                                   "': want a positive duration such as 15s or 500ms");
+  }
+  out = std::chrono::duration_cast<std::chrono::milliseconds>(*parsed);
+  return Status::ok();
+}
+
+// The options from the parsed flags; every problem is reported at once.
+Result<ServeOptions> optionsFromFlags(const FlagSet& flags) {
+  ServeOptions options;
+  std::vector<std::string> problems;
+  options.kubeconfig = flags.get("kubeconfig");
+  const std::string listen = flags.get("listen-address");
+  const size_t colon = listen.rfind(':');
+  const std::string port_text = colon == std::string::npos ? "" : listen.substr(colon + 1);
+  char* end = nullptr;
+  const long port = port_text.empty() ? -1 : std::strtol(port_text.c_str(), &end, 10);
+  if (colon == std::string::npos || end == nullptr || *end != '\0' || port < 0 || port > 65535) {
+    problems.push_back("invalid --listen-address '" + listen + "': want host:port");
+  } else {
+    options.listen_host = colon == 0 ? "0.0.0.0" : listen.substr(0, colon);
+    options.listen_port = static_cast<uint16_t>(port);
+  }
+  const std::string elect = flags.get("leader-elect");
+  if (elect == "true") {
+    options.election.leader_elect = true;
+  } else if (elect == "false") {
+    options.election.leader_elect = false;
+  } else {
+    problems.push_back("invalid --leader-elect '" + elect + "': want true or false");
+  }
+  options.election.lease_name = flags.get("leader-elect-resource-name");
+  options.election.lease_namespace = flags.get("leader-elect-resource-namespace");
+  for (const auto& [name, field] :
+       {std::pair{"leader-elect-lease-duration", &options.election.lease_duration},
+        std::pair{"leader-elect-renew-deadline", &options.election.renew_deadline},
+        std::pair{"leader-elect-retry-period", &options.election.retry_period}}) {
+    if (Status status = parseDurationFlag(flags, name, *field); !status.isOk()) {
+      problems.push_back(status.message());
+    }
+  }
+  if (options.election.leader_elect && problems.empty()) {
+    if (options.election.lease_name.empty() || options.election.lease_namespace.empty()) {
+      problems.emplace_back(
+          "--leader-elect-resource-name and --leader-elect-resource-namespace must not be empty");
+    }
+    if (options.election.lease_duration < std::chrono::seconds(1)) {
+      problems.emplace_back("--leader-elect-lease-duration must be at least 1s");
+    }
+    if (options.election.lease_duration <= options.election.renew_deadline) {
+      problems.emplace_back(
+          "--leader-elect-lease-duration must be longer than --leader-elect-renew-deadline");
+    }
+    if (options.election.renew_deadline.count() * 10 <=
+        options.election.retry_period.count() * 12) {
+      problems.emplace_back(
+          "--leader-elect-renew-deadline must be longer than 1.2 x --leader-elect-retry-period");
+    }
+  }
+  if (!problems.empty()) {
+    std::string message;
+    for (const std::string& problem : problems) {
+      message += (message.empty() ? "" : "; ") + problem;
+    }
+    return Status::invalidArgument(message);
+  }
+  return options;
+}
+
+}  // namespace
 
 int runManager(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   FlagSet flags(
       "koord-manager",
-      "koord-manager is not built yet: it reads these flags and exits 1. NodeSLO, batch/mid\n"
-      "node resources, admission webhooks and koord-descheduler are listed in\n"
-      "docs/compatibility.md, \"Not built yet\".");
-  flags.addString("kubeconfig", "", "path to a kubeconfig; in-cluster config when empty");
+      "koord-manager's runtime: connects to the API server, campaigns for a Lease (one\n"
+      "replica leads; only the leader runs controllers) and serves /healthz, /readyz and\n"
+      "/metrics (koord_manager_leader is 1 on the leader). No controllers are registered\n"
+      "yet: NodeSLO, batch/mid node resources, admission webhooks and koord-descheduler\n"
+      "are not built yet (docs/compatibility.md, \"Not built yet\"; docs/koord-manager.md).");
+  flags.addString("kubeconfig", "",
+                  "path to a kubeconfig; $KUBECONFIG, else in-cluster config when empty");
+  flags.addString("listen-address", "0.0.0.0:8000", "host:port of /healthz, /readyz and /metrics");
+  flags.addString("leader-elect", "true",
+                  "true: campaign for the Lease and run controllers only while leading; false: "
+                  "run them at once");
+  flags.addString("leader-elect-resource-name", "koord-manager", "the Lease's name");
+  flags.addString("leader-elect-resource-namespace", "koordinator-system", "the Lease's namespace");
+  flags.addString("leader-elect-lease-duration", "15s",
+                  "how long followers wait after the last renewal before taking the Lease over");
+  flags.addString("leader-elect-renew-deadline", "10s",
+                  "how long the leader retries a failed renewal before it stops leading");
+  flags.addString("leader-elect-retry-period", "2s",
+                  "the interval between tries to acquire or renew the Lease");
   log::addLogFlags(flags);
   return runProgram(
       flags, "koord-manager", argc, argv,
@@ -23,10 +120,22 @@ int runManager(int argc, const char* const* argv, std::ostream& out, std::ostrea
           err << "koord-manager: " << logger.status().message() << "\n";
           return 2;
         }
-        logger->error(
-            "no server to run yet: koord-manager is not built yet (see docs/compatibility.md, "
-            "\"Not built yet\")");
-        return 1;
+        Result<ServeOptions> options = optionsFromFlags(parsed);
+        if (!options.ok()) {
+          err << "koord-manager: " << options.status().message() << "\n";
+          return 2;
+        }
+        const sigset_t signals = blockTerminationSignals();
+        const Status served = serve(*options, *logger, [&] {
+          const int signal = waitForTerminationSignal(signals);
+          logger->info("received a termination signal", {{"signal", signal}});
+        });
+        if (!served.isOk()) {
+          logger->error("koord-manager failed", {{"error", served.message()}});
+          err << "koord-manager: " << served.message() << "\n";
+          return 1;
+        }
+        return 0;
       },
       out, err);
 }

@@ -1,11 +1,14 @@
-// koord-manager's command line: its flags; it runs nothing yet (docs/compatibility.md).
+// koord-manager's command line: connects to the API server, campaigns for the koord-manager Lease
+// and serves /healthz, /readyz and /metrics; no controllers are registered yet
+// (docs/koord-manager.md, docs/compatibility.md).
 #pragma once
 
 #include <iosfwd>
 
 namespace koord::manager::app {
 
-// Runs koord-manager with the given argv; returns the process exit code.
+// Runs koord-manager with the given argv; returns the process exit code (0 after a clean stop on
+// SIGTERM or SIGINT, 1 when it cannot start, 2 for a bad command line).
 int runManager(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 }  // namespace koord::manager::app

@@ -92,5 +92,30 @@ TEST(ProgramsTest, JsonLoggingWritesOneObjectPerLine) {
   }
 }
 
+TEST(ProgramsTest, ManagerHelpSaysNoControllersRunYet) {
+  Outcome o = run(programs()[2], {"--help"});
+  EXPECT_EQ(o.code, 0);
+  for (const char* text :
+       {"No controllers are registered", "not built yet", "docs/compatibility.md",
+        "--leader-elect=VALUE", "(default \"koord-manager\")", "(default \"koordinator-system\")",
+        "(default \"15s\")", "--listen-address=VALUE"}) {
+    EXPECT_NE(o.out.find(text), std::string::npos) << "lacks " << text << ":\n" << o.out;
+  }
+}
+
+TEST(ProgramsTest, ManagerRejectsBadLeaderElectionFlagsNamingThem) {
+  Outcome o = run(programs()[2], {"--leader-elect=maybe", "--leader-elect-retry-period=soon",
+                                  "--listen-address=8000"});
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find("invalid --leader-elect 'maybe'"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("invalid --leader-elect-retry-period 'soon'"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("invalid --listen-address '8000'"), std::string::npos) << o.err;
+  Outcome d =
+      run(programs()[2], {"--leader-elect-lease-duration=5s", "--leader-elect-renew-deadline=6s"});
+  EXPECT_EQ(d.code, 2);
+  EXPECT_NE(d.err.find("--leader-elect-lease-duration must be longer than"), std::string::npos)
+      << d.err;
+}
+
 }  // namespace
 }  // namespace koord

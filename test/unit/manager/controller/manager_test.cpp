@@ -19,11 +19,11 @@
 namespace koord::manager::controller {
 namespace {
 
+using k8s::Json;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 using ::testing::_;
 using ::testing::NiceMock;
-using k8s::Json;
 
 constexpr char kNs[] = "koordinator-system";
 constexpr char kName[] = "koord-manager";
