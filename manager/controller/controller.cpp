@@ -106,6 +106,11 @@ size_t Controller::queueDepth() const {
   return queue_ == nullptr ? 0 : queue_->len();
 }
 
+size_t Controller::waitingDepth() const {
+  std::lock_guard lock(mu_);
+  return queue_ == nullptr ? 0 : queue_->waitingLen();
+}
+
 void Controller::updateDepth(const k8s::RateLimitingQueue& queue) const {
   metrics_.depth.set(static_cast<double>(queue.len()));
 }
@@ -139,14 +144,14 @@ void Controller::run(std::stop_token stop) {
     });
   }
   {
-    // Wait for the stop request; the queue is shut down from the stop callback so that every
-    // worker blocked in get() wakes.
     std::mutex wait_mu;
     std::condition_variable_any wait_cv;
     std::unique_lock lock(wait_mu);
-    std::stop_callback on_stop(stop, [&queue] { queue->shutDown(); });
     wait_cv.wait(lock, stop, [] { return false; });
   }
+  // Wakes every worker blocked in get(). (Not from a stop_callback: one registered here could be
+  // destroyed, never run, once the wait above has returned on the same stop request.)
+  queue->shutDown();
   {
     std::lock_guard lock(mu_);
     queue_ = nullptr;

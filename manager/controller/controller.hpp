@@ -34,8 +34,8 @@
 //                                                                  adds or takes a key)
 //   koord_manager_controller_workers_busy{controller}              gauge: workers reconciling
 //
-// Thread safety: enqueue(), handlers' callbacks, running() and queueDepth() may be called from any
-// thread; run() from one thread at a time.
+// Thread safety: enqueue(), handlers' callbacks, running(), queueDepth() and waitingDepth() may be
+// called from any thread; run() from one thread at a time.
 #pragma once
 
 #include <chrono>
@@ -127,6 +127,8 @@ class Controller {
   [[nodiscard]] bool running() const;
   // Keys ready in the queue now (0 while not running).
   [[nodiscard]] size_t queueDepth() const;
+  // Keys waiting for their backoff or requeue-after delay (0 while not running).
+  [[nodiscard]] size_t waitingDepth() const;
 
  private:
   struct Metrics {

@@ -99,6 +99,11 @@ ControllerOptions options(const FakeClock& clock, ScriptedReconciler& r,
   return o;
 }
 
+// Waits until the worker has put the key back for a delay (so that advancing the clock counts).
+bool parked(const std::shared_ptr<Controller>& c) {
+  return eventually([&c] { return c->waitingDepth() == 1; });
+}
+
 // True when `calls` stays at `want` for 50 ms of real time (nothing else was due).
 bool staysAt(const ScriptedReconciler& r, const std::string& key, int want) {
   std::this_thread::sleep_for(milliseconds(50));
@@ -138,11 +143,13 @@ TEST(ControllerTest, RetriesAFailingKeyWithBackoffAndForgetsItOnSuccess) {
   Running running(*c);
   (*c)->enqueue("ns/a");
   ASSERT_TRUE(eventually([&] { return r.calls("ns/a") == 1; }));
+  ASSERT_TRUE(parked(*c));
   // First failure: back after 1 s, not before.
   clock.advance(milliseconds(900));
   EXPECT_TRUE(staysAt(r, "ns/a", 1));
   clock.advance(milliseconds(100));
   ASSERT_TRUE(eventually([&] { return r.calls("ns/a") == 2; }));
+  ASSERT_TRUE(parked(*c));
   // Second failure: back after 2 s.
   clock.advance(milliseconds(1900));
   EXPECT_TRUE(staysAt(r, "ns/a", 2));
@@ -152,6 +159,7 @@ TEST(ControllerTest, RetriesAFailingKeyWithBackoffAndForgetsItOnSuccess) {
   // A new failure starts from the base delay again (1 s, not 4 s).
   (*c)->enqueue("ns/a");
   ASSERT_TRUE(eventually([&] { return r.calls("ns/a") == 4; }));
+  ASSERT_TRUE(parked(*c));
   clock.advance(milliseconds(900));
   EXPECT_TRUE(staysAt(r, "ns/a", 4));
   clock.advance(milliseconds(100));
@@ -176,10 +184,12 @@ TEST(ControllerTest, RequeueAfterComesBackAfterTheDelayAndRequeueAfterTheBackoff
   Running running(*c);
   (*c)->enqueue("b");
   ASSERT_TRUE(eventually([&] { return r.calls("b") == 1; }));
+  ASSERT_TRUE(parked(*c));
   clock.advance(seconds(29));
   EXPECT_TRUE(staysAt(r, "b", 1));
   clock.advance(seconds(1));
   ASSERT_TRUE(eventually([&] { return r.calls("b") == 2; }));
+  ASSERT_TRUE(parked(*c));
   // requeue: after the key's backoff (1 s: the requeue-after forgot the earlier history).
   clock.advance(milliseconds(900));
   EXPECT_TRUE(staysAt(r, "b", 2));
@@ -208,6 +218,7 @@ TEST(ControllerTest, AnExceptionCountsAsAnError) {
   Running running(*c);
   (*c)->enqueue("k");
   ASSERT_TRUE(eventually([&] { return calls.load() == 1; }));
+  ASSERT_TRUE(parked(*c));
   clock.advance(milliseconds(5));  // client-go's base delay
   ASSERT_TRUE(eventually([&] { return calls.load() == 2; }));
 }
