@@ -160,10 +160,10 @@ def check_not_yet_rows(rows, compatibility, problems):
 
 def builtin_plugins(source, problems):
     builtin = source / "extender/plugins/builtin.cpp"
-    namespaces = re.findall(r"\{(\w+)::kName, \1::create\}", builtin.read_text())
+    namespaces = re.findall(r"\{(\w+)::kName,\s*\1::create[,}]", builtin.read_text())
     if not namespaces:
         problems.add("extender/plugins/builtin.cpp",
-                     "no {<ns>::kName, <ns>::create} entry found in builtinPluginList()")
+                     "no {<ns>::kName, <ns>::create, ...} entry found in builtinPluginList()")
     plugins = []
     for ns in namespaces:
         found = None
