@@ -270,9 +270,15 @@ check_no_overcommit && pass "no node holds more than it allocates with rate-limi
   fail "a node is over-committed with rate-limited binds"
 # kube-scheduler logs each bind error it retries ("Error scheduling pod; retrying"); its Events
 # for them are rate-limited and may be merged, so the log is what is read.
+# The 17 can be placed before the first bind is refused unsent (right after a restart, binds first
+# fail reading the pod the informer has not delivered yet), so the log is read for up to 15 s.
 refused="not sent: the client's rate limit (2 requests/s) would hold it too long for its [0-9]* ms limit"
-if grep "Error scheduling pod; retrying" "$KOORD_TEST_CLUSTER_DIR/logs/kube-scheduler.log" |
-   grep -q "failed to bind pod 'koord-e2e/slow-[0-9]*' to node 'e2e-node-[0-9]': binder: failed to POST '[^']*/binding': $refused"; then
+logged_refusal() {
+  grep -a "Error scheduling pod; retrying" "$KOORD_TEST_CLUSTER_DIR/logs/kube-scheduler.log" |
+    grep -aq "failed to bind pod 'koord-e2e/slow-[0-9]*' to node 'e2e-node-[0-9]': binder: failed to POST '[^']*/binding': $refused"
+}
+for _ in $(seq 15); do logged_refusal && break; sleep 1; done
+if logged_refusal; then
   pass "a bind that could not be sent within bindTimeout was refused, and kube-scheduler retried the pod"
 else
   fail "kube-scheduler logged no bind refused unsent within bindTimeout"
