@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "koord/api/core/selectors.hpp"
+#include "koord/api/well_known.hpp"
 #include "koord/config/yaml.hpp"
 #include "manager/sloconfig/node_selection.hpp"
 
@@ -144,12 +145,12 @@ std::optional<int64_t> ratioPercent(const api::core::StringMap& labels, std::str
 
 // The node annotation's strategy, or nullopt when absent or not a valid ColocationStrategy.
 std::optional<ColocationStrategy> annotationStrategy(const api::core::StringMap& annotations) {
-  const auto it = annotations.find(std::string(kColocationStrategyAnnotation));
+  const auto it = annotations.find(std::string(api::kAnnotationNodeColocationStrategy));
   if (it == annotations.end()) {
     return std::nullopt;
   }
   Result<std::vector<config::YamlDocument>> docs =
-      config::parseYamlDocuments(it->second, kColocationStrategyAnnotation);
+      config::parseYamlDocuments(it->second, api::kAnnotationNodeColocationStrategy);
   if (!docs.ok() || docs->size() != 1) {
     return std::nullopt;
   }
@@ -229,12 +230,13 @@ ColocationStrategy ColocationConfig::forNode(const api::core::Node& node) const 
     mergeColocation(strategy, *annotated);
   }
   const api::core::StringMap& labels = node.metadata.labels;
-  override(strategy.cpuReclaimThresholdPercent, ratioPercent(labels, kCPUReclaimRatioLabel));
-  override(strategy.memoryReclaimThresholdPercent, ratioPercent(labels, kMemoryReclaimRatioLabel));
+  override(strategy.cpuReclaimThresholdPercent, ratioPercent(labels, api::kLabelCPUReclaimRatio));
+  override(strategy.memoryReclaimThresholdPercent,
+           ratioPercent(labels, api::kLabelMemoryReclaimRatio));
   override(strategy.midStaticCPUReservedPercent,
-           ratioPercent(labels, kMidStaticCPUReservedRatioLabel));
+           ratioPercent(labels, api::kLabelMidCPUStaticReservedRatio));
   override(strategy.midStaticMemoryReservedPercent,
-           ratioPercent(labels, kMidStaticMemoryReservedRatioLabel));
+           ratioPercent(labels, api::kLabelMidMemoryStaticReservedRatio));
   return strategy;
 }
 

@@ -23,16 +23,6 @@
 
 namespace koord::manager::sloconfig {
 
-inline constexpr std::string_view kColocationStrategyAnnotation =
-    "node.koordinator.sh/colocation-strategy";
-inline constexpr std::string_view kCPUReclaimRatioLabel = "node.koordinator.sh/cpu-reclaim-ratio";
-inline constexpr std::string_view kMemoryReclaimRatioLabel =
-    "node.koordinator.sh/memory-reclaim-ratio";
-inline constexpr std::string_view kMidStaticCPUReservedRatioLabel =
-    "node.koordinator.sh/mid-static-cpu-reserved-ratio";
-inline constexpr std::string_view kMidStaticMemoryReservedRatioLabel =
-    "node.koordinator.sh/mid-static-memory-reserved-ratio";
-
 // Unset fields are std::nullopt. Policies are kept as text: cpuCalculatePolicy is "usage" or
 // "maxUsageRequest"; memoryCalculatePolicy "usage", "request" or "maxUsageRequest".
 struct ColocationStrategy {
