@@ -32,7 +32,8 @@ PROGRAM_PARTS = {
                  "reservation", "app"],
     "agent": ["system", "devices", "metriccache", "metricsadvisor", "resourceexecutor",
               "statesinformer", "reporters", "runtimehooks", "qosmanager", "app"],
-    "manager": ["descheduler/config", "controller", "noderesource", "sloconfig", "app"],
+    "manager": ["descheduler/config", "controller", "sloconfig", "noderesource", "nodeslo",
+                "nodedevice", "webhook", "cert", "app"],
 }
 SPECIAL = {"manager/descheduler/config": "koord_descheduler_config"}
 
