@@ -42,9 +42,9 @@ HttpResponse overBudget(std::size_t limit) {
   return response;
 }
 
-std::unique_ptr<Transport> makeTransport(const SocketServerCore& core, int fd) {
-  return core.tls != nullptr ? makeTlsTransport(*core.tls, fd, kIdleTimeout)
-                             : makePlainTransport(fd, kIdleTimeout);
+std::unique_ptr<Transport> makeTransport(SocketServerCore& core, int fd) {
+  return core.https() ? makeTlsTransport(core.currentTls(), fd, kIdleTimeout)
+                      : makePlainTransport(fd, kIdleTimeout);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 // thread that calls serve(); SocketServerCore: what the connections of one socket server share
 // (private to koord_http).
 //
-// The bytes go through a Transport (transport.hpp): plain, or TLS when core.tls is set. serve()
+// The bytes go through a Transport (transport.hpp): plain, or TLS when core.https(). serve()
 // first opens it: for TLS the handshake, given options.tls_handshake_timeout; a connection that
 // fails it or runs out of time is closed without a word. Until its first request head has arrived
 // a connection counts as waiting for one (evictable), handshake included.
@@ -31,6 +31,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -57,9 +58,24 @@ struct SocketServerCore {
     return kind == HandlerKind::kWaits ? waiting_slots : slots;
   }
 
+  // Whether the server speaks HTTPS (the TLS files are set).
+  [[nodiscard]] bool https() const { return !options.tls_cert_file.empty(); }
+  // The TLS context new connections are accepted with: nullptr before start() loaded it.
+  [[nodiscard]] std::shared_ptr<const TlsContext> currentTls() {
+    std::lock_guard<std::mutex> lock(tls_mu);
+    return tls;
+  }
+  // Replaces the context for connections accepted from now on; those open keep theirs.
+  void setTls(std::shared_ptr<const TlsContext> context) {
+    std::lock_guard<std::mutex> lock(tls_mu);
+    tls = std::move(context);
+  }
+
   const HttpServerOptions options;
-  // HTTPS when set: loaded by start() before the first connection is accepted, then only read.
-  std::unique_ptr<TlsContext> tls;
+  std::mutex tls_mu;
+  // HTTPS: loaded by start() before the first connection is accepted, replaced by reloadTls();
+  // each connection's transport holds the one it was accepted with. Guarded by tls_mu.
+  std::shared_ptr<const TlsContext> tls;
   Router router;
   HandlerSlots slots;          // at most options.handler_threads kCompute handlers run at once
   HandlerSlots waiting_slots;  // at most options.waiting_handler_threads kWaits handlers

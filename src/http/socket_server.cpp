@@ -2,7 +2,9 @@
 // Transport per connection, see transport.hpp), built for latency: a request is read, handled and
 // answered on its connection's own thread, with no hand-off between threads.
 //
-// HTTPS: start() loads the certificate and key (TlsContext) before it listens; each connection's
+// HTTPS: start() loads the certificate and key (TlsContext) before it listens, and reloadTls()
+// loads them again for the connections accepted after it (each keeps the context it was accepted
+// with, so a renewal cuts no connection off); each connection's
 // thread does its TLS handshake (options.tls_handshake_timeout) before its first request, so a slow
 // or silent handshake holds a connection thread, never the acceptor, and counts as a connection
 // waiting for a request head (evictable). Everything below holds for both.
@@ -81,6 +83,7 @@ class SocketServer final : public HttpServer {
     return core_.router.add(method, path, std::move(handler), kind);
   }
   Status start() override;
+  Status reloadTls() override;
   uint16_t port() const override { return port_.load(); }
   void stop(std::chrono::milliseconds grace) override;
 
@@ -153,9 +156,10 @@ Status SocketServer::start() {
                                       std::string(started_ ? "started" : "stopped"));
   }
   const HttpServerOptions& options = core_.options;
-  if (!options.tls_cert_file.empty() && core_.tls == nullptr) {
-    KOORD_ASSIGN_OR_RETURN(core_.tls,
+  if (core_.https()) {
+    KOORD_ASSIGN_OR_RETURN(std::unique_ptr<detail::TlsContext> tls,
                            detail::TlsContext::load(options.tls_cert_file, options.tls_key_file));
+    core_.setTls(std::move(tls));
   }
   const auto failure = [&](const std::string& cause) {
     return Status::unavailable("failed to listen on '" + options.address + ":" +
@@ -290,15 +294,26 @@ void SocketServer::acceptPending() {
   }
 }
 
+Status SocketServer::reloadTls() {
+  if (!core_.https()) {
+    return Status::failedPrecondition("failed to reload TLS: the server serves plain HTTP");
+  }
+  const HttpServerOptions& options = core_.options;
+  KOORD_ASSIGN_OR_RETURN(std::unique_ptr<detail::TlsContext> tls,
+                         detail::TlsContext::load(options.tls_cert_file, options.tls_key_file));
+  core_.setTls(std::move(tls));
+  return Status::ok();
+}
+
 void SocketServer::addConnection(int fd, const sockaddr_in& peer) {
   char address[INET_ADDRSTRLEN] = "";
   ::inet_ntop(AF_INET, &peer.sin_addr, address, sizeof(address));
   std::unique_lock<std::mutex> lock(core_.mu);
   const bool room = makeRoom();
-  const bool refuse = !room && core_.tls != nullptr && refusing_ < kMaxRefusing;
+  const bool refuse = !room && core_.https() && refusing_ < kMaxRefusing;
   if (!room && !refuse) {
     lock.unlock();
-    if (core_.tls != nullptr) {
+    if (core_.https()) {
       ::close(fd);  // over TLS no answer can go out without a handshake
       return;
     }

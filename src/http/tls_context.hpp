@@ -4,8 +4,9 @@
 // load() reads both files and checks that they load and match, with the messages start() reports
 // (kInvalidArgument): "failed to read TLS certificate|key '<path>': cannot open the file",
 // "failed to load TLS certificate '<path>': <OpenSSL's reason>", "failed to load TLS key '<path>':
-// <reason>", "failed to load TLS key '<key>': it does not match the certificate '<cert>'". The
-// files are not read again: a renewed certificate takes a restart.
+// <reason>", "failed to load TLS key '<key>': it does not match the certificate '<cert>'". A
+// context never changes once loaded: HttpServer::reloadTls() loads a new one for the connections
+// accepted after it.
 //
 // The context accepts TLS 1.2 and 1.3 only, with OpenSSL's default ciphers at its default
 // security level, no renegotiation and no compression; idle connections give their read and write

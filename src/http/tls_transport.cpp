@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "tls_context.hpp"
 #include "transport.hpp"
@@ -22,8 +24,9 @@ constexpr std::size_t kMaxJoinedBytes = std::size_t{16} * 1024;
 
 class TlsTransport final : public Transport {
  public:
-  TlsTransport(SSL* ssl, int fd, std::chrono::seconds write_timeout)
-      : ssl_(ssl), fd_(fd), write_timeout_(write_timeout) {
+  TlsTransport(std::shared_ptr<const TlsContext> context, SSL* ssl, int fd,
+               std::chrono::seconds write_timeout)
+      : context_(std::move(context)), ssl_(ssl), fd_(fd), write_timeout_(write_timeout) {
     const int flags = ::fcntl(fd_, F_GETFL);
     ::fcntl(fd_, F_SETFL, flags | O_NONBLOCK);
   }
@@ -140,6 +143,8 @@ class TlsTransport final : public Transport {
     }
   }
 
+  // Outlives ssl_, whose BIO method it owns.
+  const std::shared_ptr<const TlsContext> context_;
   SSL* const ssl_;
   const int fd_;
   const std::chrono::seconds write_timeout_;
@@ -148,13 +153,16 @@ class TlsTransport final : public Transport {
 
 }  // namespace
 
-std::unique_ptr<Transport> makeTlsTransport(const TlsContext& context, int fd,
+std::unique_ptr<Transport> makeTlsTransport(std::shared_ptr<const TlsContext> context, int fd,
                                             std::chrono::seconds write_timeout) {
-  SSL* ssl = context.newSession(fd);
+  if (context == nullptr) {
+    return nullptr;
+  }
+  SSL* ssl = context->newSession(fd);
   if (ssl == nullptr) {
     return nullptr;
   }
-  return std::make_unique<TlsTransport>(ssl, fd, write_timeout);
+  return std::make_unique<TlsTransport>(std::move(context), ssl, fd, write_timeout);
 }
 
 }  // namespace koord::http::detail

@@ -56,8 +56,10 @@ class Transport {
 
 [[nodiscard]] std::unique_ptr<Transport> makePlainTransport(int fd,
                                                             std::chrono::seconds write_timeout);
-// nullptr when OpenSSL is out of memory.
-[[nodiscard]] std::unique_ptr<Transport> makeTlsTransport(const TlsContext& context, int fd,
+// The transport keeps `context` alive while it lives (its SSL object and BIO come from it).
+// nullptr when OpenSSL is out of memory or `context` is null.
+[[nodiscard]] std::unique_ptr<Transport> makeTlsTransport(std::shared_ptr<const TlsContext> context,
+                                                          int fd,
                                                           std::chrono::seconds write_timeout);
 
 }  // namespace koord::http::detail

@@ -110,10 +110,10 @@ struct HttpServerOptions {
   std::size_t handler_threads = 8;
   // The same for kWaits routes (1..1024), apart from the kCompute ones.
   std::size_t waiting_handler_threads = 64;
-  // HTTPS when both are set: a PEM certificate chain and its PEM private key, read once by
-  // start() (kInvalidArgument naming the file when either cannot be loaded or they do not
-  // match). Both empty: plain HTTP. One without the other is rejected by create(). TLS 1.2 and
-  // 1.3 through OpenSSL; no client certificates are asked for.
+  // HTTPS when both are set: a PEM certificate chain and its PEM private key, read by start()
+  // (kInvalidArgument naming the file when either cannot be loaded or they do not match) and
+  // again by reloadTls(). Both empty: plain HTTP. One without the other is rejected by create().
+  // TLS 1.2 and 1.3 through OpenSSL; no client certificates are asked for.
   std::string tls_cert_file;
   std::string tls_key_file;
   // HTTPS: how long a new connection has to complete its TLS handshake; one that has not is
@@ -143,6 +143,13 @@ class HttpServer {
   // kUnavailable naming the address when it cannot listen, kInvalidArgument when the TLS files
   // cannot be loaded, kFailedPrecondition when called twice.
   [[nodiscard]] virtual Status start() = 0;
+
+  // HTTPS: reads tls_cert_file and tls_key_file again (a renewed certificate), with start()'s
+  // checks and messages; connections accepted after it succeeds present the new certificate, those
+  // open keep the old one. On failure nothing changes. Allowed before start() (which reads the
+  // files itself) and after. kFailedPrecondition for a plain-HTTP server, kInvalidArgument
+  // naming the file when the files cannot be loaded or do not match.
+  [[nodiscard]] virtual Status reloadTls() = 0;
 
   // The port being listened on after a successful start() (the real one when options.port was
   // 0); 0 before.
