@@ -7,3 +7,6 @@ helm.sh/chart: {{ .Chart.Name }}-{{ .Chart.Version }}
 {{- define "koord.extenderImage" -}}
 {{ .Values.extender.image.repository }}:{{ default .Chart.AppVersion .Values.extender.image.tag }}
 {{- end -}}
+{{- define "koord.managerImage" -}}
+{{ .Values.manager.image.repository }}:{{ default .Chart.AppVersion .Values.manager.image.tag }}
+{{- end -}}

@@ -21,7 +21,9 @@ pass() { echo "ok: $*"; }
 cluster_sh="$KOORD_SOURCE_DIR/test/controlplane/cluster.sh"
 agent_nodes=(chart-agent-0 chart-agent-1)
 scheduler_started=0
+upgrade_release=""
 cleanup() {
+  [ -z "$upgrade_release" ] || helm uninstall "$upgrade_release" -n koordinator-system --wait --timeout 60s >/dev/null 2>&1 || true
   kubectl delete daemonset koord-agent -n koordinator-system --ignore-not-found --wait=false >/dev/null 2>&1 || true
   kubectl delete node "${agent_nodes[@]}" --ignore-not-found >/dev/null 2>&1 || true
   [ "$scheduler_started" -eq 0 ] || bash "$cluster_sh" stop-scheduler "$KOORD_TEST_CLUSTER_DIR" >/dev/null 2>&1 || true
@@ -39,7 +41,7 @@ done
 helm lint "$chart" 2>/dev/null | tail -1 | grep -q '0 chart(s) failed' && pass "helm lint" || fail "helm lint"
 helm template koord "$chart" --include-crds > "$work/all.yaml" 2>/dev/null
 "$py" - "$work" "$KOORD_SOURCE_DIR" <<'PY' && pass "rendered objects" || fail "rendered objects"
-import sys, yaml
+import json, sys, yaml
 work, src = sys.argv[1], sys.argv[2]
 docs = [d for d in yaml.safe_load_all(open(f"{work}/all.yaml")) if d]
 kinds = {}
@@ -54,16 +56,52 @@ check(len(kinds.get("CustomResourceDefinition", [])) == 10, "10 CRDs")
 check([n["metadata"]["name"] for n in kinds.get("Namespace", [])] == ["koordinator-system"], "namespace koordinator-system")
 pcs = {p["metadata"]["name"]: p["value"] for p in kinds.get("PriorityClass", [])}
 check(pcs == {"koord-prod": 9000, "koord-mid": 7000, "koord-batch": 5000, "koord-free": 3000}, f"priority classes {pcs}")
-cm = kinds["ConfigMap"][0]["data"]
+byname = {(d["kind"], d["metadata"]["name"]): d for d in docs}
+cm = byname[("ConfigMap", "koord-scheduler-config")]["data"]
 check(yaml.safe_load(cm["scheduler-config.yaml"]) == yaml.safe_load(open(f"{src}/deploy/scheduler-config/scheduler-config.yaml")), "scheduler config verbatim")
 ext = yaml.safe_load(cm["koord-extender-config.yaml"])
 check(ext["kind"] == "KoordExtenderConfiguration" and ext["server"]["address"] == "127.0.0.1:10262", "extender config")
 # Binds must answer before kube-scheduler's httpTimeout gives up on them.
 check(ext.get("bindTimeout") == "4s" and yaml.safe_load(cm["scheduler-config.yaml"])["extenders"][0]["httpTimeout"] == "5s",
       "bindTimeout 4s under the extender's httpTimeout 5s")
-dep = kinds["Deployment"][0]["spec"]["template"]["spec"]
+dep = byname[("Deployment", "koord-scheduler")]["spec"]["template"]["spec"]
 check([c["name"] for c in dep["containers"]] == ["kube-scheduler", "koord-extender"], "two containers")
 check(dep["serviceAccountName"] == "koord-scheduler", "service account")
+# koord-manager: two replicas spread over nodes, a PDB, probes on the metrics port, the webhooks
+# behind a Service, failurePolicy Ignore with a short timeout, and never for koord's or
+# kube-system's own pods; the default slo-controller-config is Koordinator's shipped one.
+mgr = byname.get(("Deployment", "koord-manager"))
+check(mgr is not None and mgr["spec"]["replicas"] == 2, "koord-manager Deployment with 2 replicas")
+if mgr:
+    mspec = mgr["spec"]["template"]["spec"]
+    (mc,) = mspec["containers"]
+    check(mspec["serviceAccountName"] == "koord-manager", "koord-manager service account")
+    check(mc["image"] == "ghcr.io/koord/koord-manager:0.1.0", f"manager image {mc['image']}")
+    check("--leader-elect=true" in mc["command"] and "--webhook-port=9876" in mc["command"], f"manager command {mc['command']}")
+    check(mc["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": 8000}, "manager readiness probe")
+    check(mspec["affinity"]["podAntiAffinity"]["preferredDuringSchedulingIgnoredDuringExecution"][0]["podAffinityTerm"]["topologyKey"]
+          == "kubernetes.io/hostname", "replicas spread over nodes")
+pdb = byname.get(("PodDisruptionBudget", "koord-manager"))
+check(pdb is not None and pdb["spec"]["minAvailable"] == 1, "PodDisruptionBudget minAvailable 1")
+slo = byname.get(("ConfigMap", "slo-controller-config"))
+check(slo is not None and json.loads(slo["data"]["colocation-config"]) == {"enable": True}
+      and json.loads(slo["data"]["resource-threshold-config"]) == {"clusterStrategy": {"enable": True}},
+      "default slo-controller-config")
+svc = byname.get(("Service", "koordinator-webhook-service"))
+check(svc is not None and svc["spec"]["ports"][0]["targetPort"] == 9876, "webhook Service")
+hooks = []
+for kind in ("MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"):
+    for d in kinds.get(kind, []):
+        hooks += d["webhooks"]
+paths = sorted(h["clientConfig"]["service"]["path"] for h in hooks)
+check(paths == ["/mutate-pod", "/validate-configmap", "/validate-pod", "/validate-reservation"], f"webhook paths {paths}")
+for h in hooks:
+    check(h["failurePolicy"] == "Ignore" and h["timeoutSeconds"] <= 5 and "caBundle" not in h["clientConfig"],
+          f"{h['name']}: Ignore, <= 5 s, no caBundle")
+    sel = h.get("namespaceSelector", {}).get("matchExpressions", [{}])[0]
+    if h["rules"][0]["resources"] == ["pods"]:
+        check(sel == {"key": "kubernetes.io/metadata.name", "operator": "NotIn", "values": ["koordinator-system", "kube-system"]},
+              f"{h['name']} leaves koordinator-system and kube-system alone")
 with open(f"{work}/rbac.yaml", "w") as f:
     yaml.safe_dump_all([d for d in docs if d["kind"] in ("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding")], f)
 with open(f"{work}/extender-config.yaml", "w") as f:
@@ -187,6 +225,30 @@ for refused in "delete nodes" "update deployments.apps" "create pods" "update no
   [ "$(can $refused)" = no ] && pass "refused: $refused" || fail "should be refused: $refused"
 done
 
+# koord-manager: its controllers' objects, node status patches, its Lease and certificate Secret, the
+# caBundle of its own webhook configurations; nothing else.
+sa=system:serviceaccount:koordinator-system:koord-manager
+for allowed in "list nodes" "patch nodes" "patch nodes --subresource=status" "watch pods" "list namespaces" \
+               "create nodeslos.slo.koordinator.sh" "update nodeslos.slo.koordinator.sh" \
+               "delete nodeslos.slo.koordinator.sh" "patch nodemetrics.slo.koordinator.sh" \
+               "watch devices.scheduling.koordinator.sh" "update noderesourcetopologies.topology.node.k8s.io" \
+               "list clustercolocationprofiles.config.koordinator.sh" "create events" \
+               "watch configmaps -n koordinator-system" "update leases.coordination.k8s.io/koord-manager -n koordinator-system" \
+               "get secrets/koordinator-webhook-certs -n koordinator-system" "create secrets -n koordinator-system" \
+               "patch mutatingwebhookconfigurations.admissionregistration.k8s.io/koordinator-mutating-webhook-configuration" \
+               "patch validatingwebhookconfigurations.admissionregistration.k8s.io/koordinator-validating-webhook-configuration"; do
+  # shellcheck disable=SC2086
+  [ "$(can $allowed)" = yes ] && pass "manager allowed: $allowed" || fail "manager should be allowed: $allowed"
+done
+for refused in "delete nodes" "update pods" "patch pods" "create pods" "delete pods" "list secrets" \
+               "get secrets/other -n koordinator-system" "list configmaps -n default" \
+               "update devices.scheduling.koordinator.sh" "update reservations.scheduling.koordinator.sh" \
+               "patch mutatingwebhookconfigurations.admissionregistration.k8s.io/other" \
+               "update leases.coordination.k8s.io/koord-scheduler -n koordinator-system"; do
+  # shellcheck disable=SC2086
+  [ "$(can $refused)" = no ] && pass "manager refused: $refused" || fail "manager should be refused: $refused"
+done
+
 # koord-agent: reads nodes, pods and NodeSLOs; reports NodeMetric (and its status),
 # NodeResourceTopology and Device; evicts through the Eviction API; writes core Events.
 sa=system:serviceaccount:koordinator-system:koord-agent
@@ -243,6 +305,34 @@ if kubectl rollout status daemonset/koord-agent -n koordinator-system --timeout=
 else
   kubectl get daemonset,pods -n koordinator-system -o wide
   fail "koord-agent DaemonSet did not roll out"
+fi
+
+# helm upgrade from the previous chart (the one before koord-manager was added, commit 4e3cc18) to
+# this one, for real: install the old chart, upgrade, and every object of the new chart exists.
+# --take-ownership adopts the objects the checks above applied with kubectl.
+if git -C "$KOORD_SOURCE_DIR" cat-file -e 4e3cc18 2>/dev/null; then
+  mkdir -p "$work/old"
+  git -C "$KOORD_SOURCE_DIR" archive 4e3cc18 charts/koordinator deploy/crds deploy/scheduler-config | tar -x -C "$work/old"
+  upgrade_release=koord-upgrade
+  common=(--namespace koordinator-system --set namespace.create=false --set priorityClasses.create=false
+          --set agent.admissionPolicy=false --set scheduler.admissionPolicy=false --take-ownership)
+  if helm install "$upgrade_release" "$work/old/charts/koordinator" "${common[@]}" > "$work/helm.txt" 2>&1 &&
+     helm upgrade "$upgrade_release" "$chart" "${common[@]}" >> "$work/helm.txt" 2>&1; then
+    status="$(helm status "$upgrade_release" -n koordinator-system -o json | "$py" -c 'import json,sys; d=json.load(sys.stdin); print(d["info"]["status"], d["version"])')"
+    [ "$status" = "deployed 2" ] && pass "helm upgrade from the previous chart: $status" || fail "helm upgrade: $status"
+    kubectl get deployment/koord-manager deployment/koord-scheduler configmap/slo-controller-config \
+      service/koordinator-webhook-service poddisruptionbudget/koord-manager -n koordinator-system >/dev/null 2>&1 &&
+      kubectl get mutatingwebhookconfiguration/koordinator-mutating-webhook-configuration \
+        validatingwebhookconfiguration/koordinator-validating-webhook-configuration >/dev/null 2>&1 &&
+      pass "after the upgrade the manager's Deployment, ConfigMap, Service, PDB and webhooks exist" ||
+      fail "objects missing after helm upgrade"
+  else
+    cat "$work/helm.txt"; fail "helm install of the previous chart, then helm upgrade"
+  fi
+  helm uninstall "$upgrade_release" -n koordinator-system --wait --timeout 60s >/dev/null 2>&1 && upgrade_release="" ||
+    fail "helm uninstall"
+else
+  fail "helm upgrade: the previous chart (commit 4e3cc18) is not in $KOORD_SOURCE_DIR's git history"
 fi
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
