@@ -4,13 +4,16 @@
 #include <memory>
 #include <utility>
 
+#include "koord/common/clock.hpp"
 #include "koord/http/server.hpp"
 #include "koord/k8s/client.hpp"
 #include "koord/k8s/config.hpp"
+#include "koord/k8s/event_recorder.hpp"
 #include "koord/k8s/rest_client.hpp"
 #include "koord/k8s/shared_informer_factory.hpp"
 #include "koord/metrics/exposer.hpp"
 #include "koord/metrics/registry.hpp"
+#include "manager/app/controllers.hpp"
 
 namespace koord::manager::app {
 namespace {
@@ -43,7 +46,13 @@ Status serve(const ServeOptions& options, const log::Logger& logger,
   manager_options.logger = logger;
   KOORD_ASSIGN_OR_RETURN(std::unique_ptr<controller::Manager> manager,
                          controller::Manager::create(client, std::move(manager_options)));
-  // No controllers are registered yet (NodeSLO, batch resources, webhooks: docs/compatibility.md).
+  RealClock clock;
+  k8s::EventRecorderOptions event_options;
+  event_options.logger = logger;
+  k8s::EventRecorder events(client, "koord-manager", manager->identity(), clock,
+                            std::move(event_options));
+  ControllerContext context{client, factory, events, registry, logger};
+  KOORD_ASSIGN_OR_RETURN(Controllers controllers, addControllers(context, *manager));
 
   http::HttpServerOptions server_options;
   server_options.address = options.listen_host;
@@ -81,7 +90,7 @@ Status serve(const ServeOptions& options, const log::Logger& logger,
                {"identity", manager->identity()},
                {"leaderElect", options.election.leader_elect},
                {"lease", options.election.lease_namespace + "/" + options.election.lease_name},
-               {"controllers", static_cast<int64_t>(0)}});
+               {"controllers", static_cast<int64_t>(controllers.count)}});
 
   wait_for_stop();
 
@@ -89,6 +98,7 @@ Status serve(const ServeOptions& options, const log::Logger& logger,
   manager->stop();  // the controllers stop, then the Lease is released
   server->stop(kStopGrace);
   factory.shutdown();
+  (void)events.shutdown(std::chrono::seconds(2));
   return Status::ok();
 }
 
