@@ -32,7 +32,7 @@ int slot(Resource r) {
   return r == Resource::kCPU ? 0 : 1;
 }
 
-PodSums sumPods(const std::vector<api::core::Pod>& pods, const api::slo::NodeMetric& metric,
+PodSums sumPods(const PodRefs& pods, const api::slo::NodeMetric& metric,
                 std::vector<std::string>& notes) {
   PodSums sums;
   std::map<std::string, const api::slo::PodMetricInfo*> metrics;
@@ -40,8 +40,8 @@ PodSums sumPods(const std::vector<api::core::Pod>& pods, const api::slo::NodeMet
     metrics[metricKey(pod_metric)] = &pod_metric;
   }
   std::map<std::string, const api::slo::PodMetricInfo*> dangling = metrics;
-  for (const auto& pod : pods) {
-    PodView view = viewOf(pod, notes);
+  for (const api::core::Pod* pod : pods) {
+    PodView view = viewOf(*pod, notes);
     if (!view.active) {
       continue;
     }
@@ -231,6 +231,12 @@ int64_t normalizeBatchCPU(int64_t milli, double ratio) {
 }
 
 BatchResult calculateBatch(const api::core::Node& node, const std::vector<api::core::Pod>& pods,
+                           const api::slo::NodeMetric* metric, const ColocationStrategy& strategy,
+                           TimePoint now) {
+  return calculateBatch(node, podRefs(pods), metric, strategy, now);
+}
+
+BatchResult calculateBatch(const api::core::Node& node, const PodRefs& pods,
                            const api::slo::NodeMetric* metric, const ColocationStrategy& strategy,
                            TimePoint now) {
   BatchResult out;

@@ -90,6 +90,10 @@ struct BatchResult {
                                          const std::vector<api::core::Pod>& pods,
                                          const api::slo::NodeMetric* metric,
                                          const ColocationStrategy& strategy, TimePoint now);
+// The same over pods held elsewhere (an informer cache).
+[[nodiscard]] BatchResult calculateBatch(const api::core::Node& node, const PodRefs& pods,
+                                         const api::slo::NodeMetric* metric,
+                                         const ColocationStrategy& strategy, TimePoint now);
 
 // The node's cpu-normalization-ratio annotation as a number; nullopt when absent. A value that is
 // not a finite number adds a note and reads as absent.

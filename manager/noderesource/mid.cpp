@@ -79,6 +79,12 @@ resource::ResourceList MidResult::resources() const {
 MidResult calculateMid(const api::core::Node& node, const std::vector<api::core::Pod>& pods,
                        const api::slo::NodeMetric* metric, const ColocationStrategy& strategy,
                        TimePoint now) {
+  return calculateMid(node, podRefs(pods), metric, strategy, now);
+}
+
+MidResult calculateMid(const api::core::Node& node, const PodRefs& pods,
+                       const api::slo::NodeMetric* metric, const ColocationStrategy& strategy,
+                       TimePoint now) {
   MidResult out;
   out.cpu.resource = Resource::kCPU;
   out.memory.resource = Resource::kMemory;
@@ -88,8 +94,8 @@ MidResult calculateMid(const api::core::Node& node, const std::vector<api::core:
   }
   std::vector<PodView> views;
   views.reserve(pods.size());
-  for (const auto& pod : pods) {
-    views.push_back(viewOf(pod, out.notes));
+  for (const api::core::Pod* pod : pods) {
+    views.push_back(viewOf(*pod, out.notes));
   }
   out.cpu = midTermsFor(Resource::kCPU, node, *metric, strategy, views, out.notes);
   out.memory = midTermsFor(Resource::kMemory, node, *metric, strategy, views, out.notes);

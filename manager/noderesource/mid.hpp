@@ -78,5 +78,8 @@ struct MidResult {
                                      const std::vector<api::core::Pod>& pods,
                                      const api::slo::NodeMetric* metric,
                                      const ColocationStrategy& strategy, TimePoint now);
+[[nodiscard]] MidResult calculateMid(const api::core::Node& node, const PodRefs& pods,
+                                     const api::slo::NodeMetric* metric,
+                                     const ColocationStrategy& strategy, TimePoint now);
 
 }  // namespace koord::manager::noderesource

@@ -138,6 +138,15 @@ std::optional<std::string> degradeReason(const api::slo::NodeMetric* metric,
   return std::nullopt;
 }
 
+PodRefs podRefs(const std::vector<api::core::Pod>& pods) {
+  PodRefs out;
+  out.reserve(pods.size());
+  for (const auto& pod : pods) {
+    out.push_back(&pod);
+  }
+  return out;
+}
+
 PodView viewOf(const api::core::Pod& pod, std::vector<std::string>& notes) {
   PodView out;
   out.key = pod.metadata.namespace_ + "/" + pod.metadata.name;

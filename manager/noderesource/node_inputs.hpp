@@ -22,6 +22,13 @@ namespace koord::manager::noderesource {
 
 using TimePoint = std::chrono::system_clock::time_point;
 
+// The node's pods by reference (the controller hands its informer cache's objects in without
+// copying them); every pointer non-null.
+using PodRefs = std::vector<const api::core::Pod*>;
+
+// Pointers to every element of `pods`.
+[[nodiscard]] PodRefs podRefs(const std::vector<api::core::Pod>& pods);
+
 enum class Resource { kCPU, kMemory };
 
 // "cpu" or "memory".
