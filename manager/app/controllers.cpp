@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "koord/k8s/resource.hpp"
+#include "manager/nodedevice/nodedevice_controller.hpp"
+#include "manager/nodeslo/nodeslo_controller.hpp"
 
 namespace koord::manager::app {
 namespace {
@@ -26,13 +28,31 @@ Result<std::shared_ptr<sloconfig::SloConfigSource>> sloConfigSource(ControllerCo
 }  // namespace
 
 Result<Controllers> addControllers(ControllerContext& context, controller::Manager& manager) {
-  (void)manager;
   Controllers controllers;
   Result<std::shared_ptr<sloconfig::SloConfigSource>> source = sloConfigSource(context);
   if (!source.ok()) {
     return source.status().withPrefix("failed to watch slo-controller-config");
   }
   controllers.slo_config = *source;
+  auto add = [&](Result<std::shared_ptr<controller::Controller>> built,
+                 std::string_view name) -> Status {
+    if (!built.ok()) {
+      return built.status().withPrefix("failed to build the " + std::string(name) + " controller");
+    }
+    KOORD_RETURN_IF_ERROR(manager.add(*built));
+    ++controllers.count;
+    return Status::ok();
+  };
+  // The Device informer first: nodedevice registers it with its own decoder (a Device entry that
+  // does not parse is skipped, not the whole Device).
+  nodedevice::NodeDeviceDeps device{context.client, context.factory};
+  device.metrics = &context.metrics;
+  device.logger = context.logger;
+  KOORD_RETURN_IF_ERROR(add(nodedevice::newNodeDeviceController(std::move(device)), "nodedevice"));
+  nodeslo::NodeSloDeps slo{context.client, context.factory, controllers.slo_config};
+  slo.metrics = &context.metrics;
+  slo.logger = context.logger;
+  KOORD_RETURN_IF_ERROR(add(nodeslo::newNodeSloController(std::move(slo)), "nodeslo"));
   return controllers;
 }
 

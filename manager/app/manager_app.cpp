@@ -92,11 +92,11 @@ Result<ServeOptions> optionsFromFlags(const FlagSet& flags) {
 int runManager(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   FlagSet flags(
       "koord-manager",
-      "koord-manager's runtime: connects to the API server, campaigns for a Lease (one\n"
-      "replica leads; only the leader runs controllers) and serves /healthz, /readyz and\n"
-      "/metrics (koord_manager_leader is 1 on the leader). No controllers are registered\n"
-      "yet: NodeSLO, batch/mid node resources, admission webhooks and koord-descheduler\n"
-      "are not built yet (docs/compatibility.md, \"Not built yet\"; docs/koord-manager.md).");
+      "koord-manager: Koordinator's colocation control loop. One replica leads (a Lease) and\n"
+      "runs the controllers: one NodeSLO and one NodeMetric spec per node from the\n"
+      "slo-controller-config ConfigMap (nodeslo), and each node's GPU resources and labels from\n"
+      "its Device (nodedevice). Serves /healthz, /readyz and /metrics (koord_manager_leader is 1\n"
+      "on the leader). Not built yet: docs/compatibility.md; manual: docs/koord-manager.md.");
   flags.addString("kubeconfig", "",
                   "path to a kubeconfig; $KUBECONFIG, else in-cluster config when empty");
   flags.addString("listen-address", "0.0.0.0:8000", "host:port of /healthz, /readyz and /metrics");
