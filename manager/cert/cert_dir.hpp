@@ -2,7 +2,7 @@
 // (--webhook-cert-dir; Koordinator's WEBHOOK_CERT_DIR, default /tmp/koordinator-webhook-certs).
 //
 // write() puts the serving certificate in tls.crt (mode 0644) and its key in tls.key (mode 0600),
-// creating the directory (0700) when missing. Each file is written to a temporary file in the
+// creating the directory when missing. Each file is written to a temporary file in the
 // same directory and renamed over the old one, so a reader never sees a half-written file; a
 // file that already holds the same bytes is left alone. Not thread-safe: one writer (the
 // certificate controller).

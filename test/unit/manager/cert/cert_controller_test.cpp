@@ -183,6 +183,9 @@ TEST_F(CertControllerTest, CreatesTheSecretWhenMissingAndWritesTheFilesAndCaBund
   expectFilesHold(bundle);
   EXPECT_EQ(fs::status(dir_ / "tls.key").permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(fs::status(dir_ / "tls.crt").permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                fs::perms::others_read);
   EXPECT_TRUE(controller().ready());
   EXPECT_EQ(written_calls_, 1);
   EXPECT_EQ(controller().servingCertificate()->serial, serving.serial);
@@ -206,6 +209,75 @@ TEST_F(CertControllerTest, ReusesAValidSecretWithoutWriting) {
   // Nothing changed on disk: the server is not asked to reload.
   EXPECT_EQ(written_calls_, 1);
   EXPECT_EQ(api_.writes(kSecrets), 0);
+}
+
+TEST_F(CertControllerTest, AUsersOwnCaAndCertificateAreServedAndRenewedUnderThatCa) {
+  addConfigurations();
+  const Result<KeyPair> ca = generateCa("example-corp-ca", kStart - hours(24));
+  ASSERT_TRUE(ca.ok());
+  ServingSpec spec{"webhook.example.com", controller().requirements().alt_names};
+  spec.alt_names.push_back("webhook.example.com");
+  const Result<KeyPair> serving = generateServing(*ca, spec, kStart - hours(24));
+  ASSERT_TRUE(serving.ok());
+  // Only the keys a kubernetes.io/tls Secret has, plus the CA.
+  using api::admission::base64Encode;
+  api_.put(kSecrets, kNs,
+           {{"apiVersion", "v1"},
+            {"kind", "Secret"},
+            {"type", "kubernetes.io/tls"},
+            {"metadata", {{"name", kSecretName}, {"namespace", kNs}}},
+            {"data",
+             {{"ca-cert.pem", base64Encode(ca->cert)},
+              {"ca-key.pem", base64Encode(ca->key)},
+              {"tls.crt", base64Encode(serving->cert)},
+              {"tls.key", base64Encode(serving->key)}}}});
+  ASSERT_TRUE(controller().syncOnce().isOk());
+  EXPECT_EQ(api_.writes(kSecrets), 0);
+  expectFilesHold(CertBundle{*ca, *serving});
+  EXPECT_EQ(caBundles(kMutatingWebhookConfigurations, kMutating),
+            std::vector<std::string>(2, ca->cert));
+  // In the renewal window the serving certificate is made anew under the user's CA.
+  clock_.advance(hours(24 * 340));
+  ASSERT_TRUE(controller().syncOnce().isOk());
+  const CertBundle renewed = secretBundle();
+  EXPECT_EQ(renewed.ca, *ca);
+  EXPECT_TRUE(checkSignedBy(renewed.serving.cert, ca->cert).isOk());
+  EXPECT_EQ(parseCertificate(renewed.serving.cert)->common_name,
+            "koordinator-webhook-service.koordinator-system.svc");
+  expectFilesHold(renewed);
+  EXPECT_EQ(api_.object(kSecrets, kNs, kSecretName)->at("type"), "kubernetes.io/tls");
+}
+
+TEST_F(CertControllerTest, ASecretReplacedOrDeletedIsFollowedOnTheNextPass) {
+  addConfigurations();
+  ASSERT_TRUE(controller().syncOnce().isOk());
+  // Another replica (or an operator) writes a new bundle: this replica serves it next pass.
+  const CertBundle replaced = bundleMadeAt(kStart);
+  putSecret(replaced);
+  ASSERT_TRUE(controller().syncOnce().isOk());
+  expectFilesHold(replaced);
+  EXPECT_EQ(written_calls_, 2);
+  EXPECT_EQ(caBundles(kValidatingWebhookConfigurations, kValidating),
+            std::vector<std::string>(3, replaced.ca.cert));
+  // The Secret is deleted: a new CA and certificate are made, and the caBundles follow.
+  api_.erase(kSecrets, kNs, kSecretName);
+  ASSERT_TRUE(controller().syncOnce().isOk());
+  const CertBundle recreated = secretBundle();
+  EXPECT_NE(recreated.ca, replaced.ca);
+  expectFilesHold(recreated);
+  EXPECT_EQ(written_calls_, 3);
+  EXPECT_EQ(caBundles(kMutatingWebhookConfigurations, kMutating),
+            std::vector<std::string>(2, recreated.ca.cert));
+}
+
+TEST_F(CertControllerTest, FilesRemovedFromTheCertDirAreWrittenAgain) {
+  addConfigurations();
+  ASSERT_TRUE(controller().syncOnce().isOk());
+  fs::remove(dir_ / "tls.key");
+  ASSERT_TRUE(controller().syncOnce().isOk());
+  expectFilesHold(secretBundle());
+  EXPECT_EQ(written_calls_, 2);
+  EXPECT_EQ(api_.writes(kSecrets), 1);
 }
 
 TEST_F(CertControllerTest, RenewsTheServingCertificateInTheWindowAndKeepsTheCa) {
