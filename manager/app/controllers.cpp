@@ -5,6 +5,7 @@
 
 #include "koord/k8s/resource.hpp"
 #include "manager/nodedevice/nodedevice_controller.hpp"
+#include "manager/noderesource/node_resource_controller.hpp"
 #include "manager/nodeslo/nodeslo_controller.hpp"
 
 namespace koord::manager::app {
@@ -53,6 +54,16 @@ Result<Controllers> addControllers(ControllerContext& context, controller::Manag
   slo.metrics = &context.metrics;
   slo.logger = context.logger;
   KOORD_RETURN_IF_ERROR(add(nodeslo::newNodeSloController(std::move(slo)), "nodeslo"));
+  noderesource::NodeResourceDeps resources{context.client,
+                                           context.factory,
+                                           controllers.slo_config,
+                                           &context.metrics,
+                                           context.logger,
+                                           nullptr,
+                                           {},
+                                           2};
+  KOORD_RETURN_IF_ERROR(
+      add(noderesource::newNodeResourceController(std::move(resources)), "noderesource"));
   return controllers;
 }
 

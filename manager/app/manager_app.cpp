@@ -9,6 +9,7 @@
 #include "koord/common/program.hpp"
 #include "koord/common/termination_signals.hpp"
 #include "koord/log/flags.hpp"
+#include "manager/app/calculate_command.hpp"
 #include "manager/app/serve.hpp"
 
 namespace koord::manager::app {
@@ -90,13 +91,19 @@ Result<ServeOptions> optionsFromFlags(const FlagSet& flags) {
 }  // namespace
 
 int runManager(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  if (argc >= 2 && std::string_view(argv[1]) == "calculate") {
+    return runCalculate(argc - 1, argv + 1, out, err);
+  }
   FlagSet flags(
       "koord-manager",
       "koord-manager: Koordinator's colocation control loop. One replica leads (a Lease) and\n"
       "runs the controllers: one NodeSLO and one NodeMetric spec per node from the\n"
-      "slo-controller-config ConfigMap (nodeslo), and each node's GPU resources and labels from\n"
-      "its Device (nodedevice). Serves /healthz, /readyz and /metrics (koord_manager_leader is 1\n"
-      "on the leader). Not built yet: docs/compatibility.md; manual: docs/koord-manager.md.");
+      "slo-controller-config ConfigMap (nodeslo); batch and mid resources on each Node's status,\n"
+      "explained in its koord-manager.koordinator.sh/resource-calculation annotation\n"
+      "(noderesource); each node's GPU resources and labels from its Device (nodedevice).\n"
+      "Serves /healthz, /readyz and /metrics (koord_manager_leader is 1 on the leader).\n"
+      "`koord-manager calculate --help` computes batch and mid offline from YAML.\n"
+      "Not built yet: docs/compatibility.md; manual: docs/koord-manager.md.");
   flags.addString("kubeconfig", "",
                   "path to a kubeconfig; $KUBECONFIG, else in-cluster config when empty");
   flags.addString("listen-address", "0.0.0.0:8000", "host:port of /healthz, /readyz and /metrics");
