@@ -377,8 +377,9 @@ Result<bool> syncExtendedResourceSpec(Json& pod_json) {
       }
     }
   }
-  Json& metadata = objectAt(pod_json, "metadata");
-  Json* annotations = findObject(metadata, "annotations");
+  Json* existing_metadata = findObject(pod_json, "metadata");
+  Json* annotations =
+      existing_metadata == nullptr ? nullptr : findObject(*existing_metadata, "annotations");
   const std::string key(api::kAnnotationExtendedResourceSpec);
   const bool present = annotations != nullptr && annotations->contains(key);
   if (!present && wanted.containers.empty()) {
@@ -393,7 +394,8 @@ Result<bool> syncExtendedResourceSpec(Json& pod_json) {
       }
     }
   }
-  objectAt(metadata, "annotations")[key] = api::extension::formatExtendedResourceSpec(wanted);
+  objectAt(objectAt(pod_json, "metadata"), "annotations")[key] =
+      api::extension::formatExtendedResourceSpec(wanted);
   return true;
 }
 
@@ -467,6 +469,7 @@ Result<ProfileOutcome> applyColocationProfiles(const ColocationProfileSources& s
                                   "': " + s.message());
     }
     outcome.applied.push_back(profile->metadata.name);
+    outcome.patchApplied = outcome.patchApplied || !profile->spec.patch.is_null();
     logger.debug("mutated Pod by ClusterColocationProfile",
                  {{"profile", profile->metadata.name}, {"pod", pod_key}});
   }

@@ -78,6 +78,7 @@ struct ProfileOutcome {
   std::vector<std::string> matched;  // names, in the order they were considered
   std::vector<std::string> applied;  // the subset the probability let through
   bool resourcesConverted = false;   // some cpu/memory became batch-* or mid-*
+  bool patchApplied = false;         // an applied profile had a spec.patch
 };
 
 // Applies the matching profiles to `pod_json` (the pod object; `pod` is the same object decoded)

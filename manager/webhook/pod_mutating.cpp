@@ -51,25 +51,25 @@ AdmissionResponse PodMutatingHandler::admit(const AdmissionRequest& request) con
         "failed to mutate Pod by ExtendedResourceSpec: " + annotated.status().message(),
         "InternalError");
   }
-  if (mutated == request.object) {
+  Json patch = Json::diff(request.object, mutated);
+  if (patch.empty()) {
     return api::admission::allowResponse(request);
   }
+  // Only a profile's patch can leave something that is not a Pod; check it then.
   api::core::Pod check;
-  if (Status s = fromJson(mutated, check, "object"); !s.isOk()) {
-    return api::admission::denyResponse(
-        request, 500,
-        "failed to mutate Pod: the ClusterColocationProfiles " +
-            [&] {
-              std::string names;
-              for (const auto& n : outcome->applied) {
-                names += (names.empty() ? "'" : ", '") + n + "'";
-              }
-              return names;
-            }() +
-            " leave an object that is not a Pod: " + s.message(),
-        "InternalError");
+  if (Status s = outcome->patchApplied ? fromJson(mutated, check, "object") : Status::ok();
+      !s.isOk()) {
+    std::string names;
+    for (const auto& n : outcome->applied) {
+      names += (names.empty() ? "'" : ", '") + n + "'";
+    }
+    return api::admission::denyResponse(request, 500,
+                                        "failed to mutate Pod: the ClusterColocationProfiles " +
+                                            names +
+                                            " leave an object that is not a Pod: " + s.message(),
+                                        "InternalError");
   }
-  auto response = api::admission::patchResponse(request, Json::diff(request.object, mutated));
+  auto response = api::admission::patchResponse(request, patch);
   if (!response.ok()) {
     return api::admission::denyResponse(request, 500, response.status().message(), "InternalError");
   }

@@ -84,17 +84,33 @@ Result<AdmissionReview> decodeAdmissionReview(std::string_view body, const Revie
   if (!parsed.ok()) {
     return invalid(parsed.status().message());
   }
-  const Json& j = *parsed;
+  Json j = std::move(parsed).value();
   if (!j.is_object()) {
     return invalid(std::string("expected object, got ") + std::string(api::jsonTypeName(j)));
   }
   if (Status s = checkTypeMeta(j); !s.isOk()) {
     return s;
   }
+  // The objects are raw JSON in the model: moved in after decoding rather than copied by it.
+  Json object;
+  Json old_object;
+  Json& request = j["request"];
+  if (request.is_object()) {
+    if (auto it = request.find("object"); it != request.end()) {
+      object = std::move(*it);
+      *it = nullptr;
+    }
+    if (auto it = request.find("oldObject"); it != request.end()) {
+      old_object = std::move(*it);
+      *it = nullptr;
+    }
+  }
   AdmissionReview review;
   if (Status s = fromJson(j, review, ""); !s.isOk()) {
     return invalid(s.message());
   }
+  review.request->object = std::move(object);
+  review.request->oldObject = std::move(old_object);
   if (!review.request || review.request->uid.empty()) {
     return invalid("request.uid: required");
   }
