@@ -135,7 +135,8 @@ int64_t thirdPartyBatch(const api::core::Node& node, Resource r, std::vector<std
 
 BatchTerms batchTermsFor(Resource r, const api::core::Node& node,
                          const api::slo::NodeMetric& metric, const ColocationStrategy& strategy,
-                         const PodSums& sums, std::vector<std::string>& notes) {
+                         const PodSums& sums, const std::optional<double>& cpu_ratio,
+                         std::vector<std::string>& notes) {
   BatchTerms t;
   t.resource = r;
   bool cpu = r == Resource::kCPU;
@@ -182,7 +183,7 @@ BatchTerms batchTermsFor(Resource r, const api::core::Node& node,
   }
   t.normalized = t.capped;
   if (cpu) {
-    if (auto ratio = cpuNormalizationRatio(node, notes); ratio && *ratio > 1.0) {
+    if (const auto& ratio = cpu_ratio; ratio && *ratio > 1.0) {
       t.normalizationRatio = *ratio;
       t.normalized = normalizeBatchCPU(t.capped, *ratio);
     }
@@ -239,6 +240,19 @@ BatchResult calculateBatch(const api::core::Node& node, const std::vector<api::c
 BatchResult calculateBatch(const api::core::Node& node, const PodRefs& pods,
                            const api::slo::NodeMetric* metric, const ColocationStrategy& strategy,
                            TimePoint now) {
+  std::vector<std::string> notes;
+  CPURatioOverride ratio{cpuNormalizationRatio(node, notes)};
+  BatchResult out = calculateBatch(node, pods, metric, strategy, now, ratio);
+  if (!out.degradeReason) {
+    out.notes.insert(out.notes.begin(), notes.begin(), notes.end());
+    dedupeNotes(out.notes);
+  }
+  return out;
+}
+
+BatchResult calculateBatch(const api::core::Node& node, const PodRefs& pods,
+                           const api::slo::NodeMetric* metric, const ColocationStrategy& strategy,
+                           TimePoint now, CPURatioOverride cpu_ratio) {
   BatchResult out;
   out.cpu.resource = Resource::kCPU;
   out.memory.resource = Resource::kMemory;
@@ -253,8 +267,10 @@ BatchResult calculateBatch(const api::core::Node& node, const PodRefs& pods,
   out.hpPods = sums.hp_pods;
   out.hpPodsWithoutMetric = sums.without_metric;
   out.danglingMetrics = sums.dangling_metrics;
-  out.cpu = batchTermsFor(Resource::kCPU, node, *metric, strategy, sums, out.notes);
-  out.memory = batchTermsFor(Resource::kMemory, node, *metric, strategy, sums, out.notes);
+  out.cpu =
+      batchTermsFor(Resource::kCPU, node, *metric, strategy, sums, cpu_ratio.ratio, out.notes);
+  out.memory =
+      batchTermsFor(Resource::kMemory, node, *metric, strategy, sums, cpu_ratio.ratio, out.notes);
   dedupeNotes(out.notes);
   return out;
 }

@@ -95,6 +95,16 @@ struct BatchResult {
                                          const api::slo::NodeMetric* metric,
                                          const ColocationStrategy& strategy, TimePoint now);
 
+// The CPU normalization ratio batch-cpu is multiplied by (when > 1) in place of the node's
+// cpu-normalization-ratio annotation: nullopt applies none.
+struct CPURatioOverride {
+  std::optional<double> ratio;
+};
+[[nodiscard]] BatchResult calculateBatch(const api::core::Node& node, const PodRefs& pods,
+                                         const api::slo::NodeMetric* metric,
+                                         const ColocationStrategy& strategy, TimePoint now,
+                                         CPURatioOverride cpu_ratio);
+
 // The node's cpu-normalization-ratio annotation as a number; nullopt when absent. A value that is
 // not a finite number adds a note and reads as absent.
 [[nodiscard]] std::optional<double> cpuNormalizationRatio(const api::core::Node& node,

@@ -14,7 +14,7 @@ bool isProdLike(api::PriorityClass p) {
 }
 
 MidTerms midTermsFor(Resource r, const api::core::Node& node, const api::slo::NodeMetric& metric,
-                     const ColocationStrategy& strategy, const std::vector<PodView>& pods,
+                     const ColocationStrategy& strategy, int64_t prod_request,
                      std::vector<std::string>& notes) {
   MidTerms t;
   bool cpu = r == Resource::kCPU;
@@ -52,11 +52,7 @@ MidTerms midTermsFor(Resource r, const api::core::Node& node, const api::slo::No
   t.hostAppUsed = system.hostAppUsed;
   t.systemUsed = system.systemUsed;
   t.systemUsedOrReserved = std::max(t.systemUsed, t.nodeReserved);
-  for (const auto& pod : pods) {
-    if (pod.active && isProdLike(pod.priority)) {
-      t.prodRequest += requestOf(pod, r);
-    }
-  }
+  t.prodRequest = prod_request;
   t.unallocated = std::max<int64_t>(t.capacity - t.systemUsedOrReserved - t.prodRequest, 0);
   t.unallocatedPercent = strategy.midUnallocatedPercent;
   t.unallocatedShare = percentOf(t.unallocated, t.unallocatedPercent);
@@ -92,13 +88,18 @@ MidResult calculateMid(const api::core::Node& node, const PodRefs& pods,
   if (out.degradeReason) {
     return out;
   }
-  std::vector<PodView> views;
-  views.reserve(pods.size());
+  // Requests of the Running and Pending prod pods, summed in one pass (no per-pod storage).
+  int64_t prod_cpu = 0;
+  int64_t prod_memory = 0;
   for (const api::core::Pod* pod : pods) {
-    views.push_back(viewOf(*pod, out.notes));
+    const PodView view = viewOf(*pod, out.notes);
+    if (view.active && isProdLike(view.priority)) {
+      prod_cpu += view.requestCPU;
+      prod_memory += view.requestMemory;
+    }
   }
-  out.cpu = midTermsFor(Resource::kCPU, node, *metric, strategy, views, out.notes);
-  out.memory = midTermsFor(Resource::kMemory, node, *metric, strategy, views, out.notes);
+  out.cpu = midTermsFor(Resource::kCPU, node, *metric, strategy, prod_cpu, out.notes);
+  out.memory = midTermsFor(Resource::kMemory, node, *metric, strategy, prod_memory, out.notes);
   dedupeNotes(out.notes);
   return out;
 }

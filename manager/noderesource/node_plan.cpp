@@ -65,30 +65,19 @@ NodePlan planNode(const NodePlanInputs& in) {
   const std::string ratio_key(api::kAnnotationCPUNormalizationRatio);
   auto normalization = cpuNormalizationFor(
       in.node, in.nrt, in.config.cpuNormalization.forNode(in.node.metadata.labels));
-  std::optional<std::string> ratio_for_batch;  // the annotation batch-cpu reads this round
-  std::optional<std::string> ratio_after;      // the annotation the node carries after the round
+  CPURatioOverride ratio_for_batch;        // what batch-cpu is multiplied by this round
+  std::optional<std::string> ratio_after;  // the annotation the node carries after the round
   if (normalization.ok()) {
     plan.cpuNormalization = *normalization;
-    ratio_for_batch = normalization->annotation;
+    ratio_for_batch.ratio = normalization->ratio;
     ratio_after = normalization->annotation;
   } else {
     plan.cpuNormalizationError = normalization.status();
     ratio_after = annotationOf(in.node, ratio_key);
   }
-  const api::core::Node* node = &in.node;
-  api::core::Node adjusted;
-  if (annotationOf(in.node, ratio_key) != ratio_for_batch) {
-    adjusted = in.node;
-    if (ratio_for_batch) {
-      adjusted.metadata.annotations[ratio_key] = *ratio_for_batch;
-    } else {
-      adjusted.metadata.annotations.erase(ratio_key);
-    }
-    node = &adjusted;
-  }
 
-  plan.batch = calculateBatch(*node, in.pods, in.metric, plan.strategy, in.now);
-  plan.mid = calculateMid(*node, in.pods, in.metric, plan.strategy, in.now);
+  plan.batch = calculateBatch(in.node, in.pods, in.metric, plan.strategy, in.now, ratio_for_batch);
+  plan.mid = calculateMid(in.node, in.pods, in.metric, plan.strategy, in.now);
 
   auto ratios = amplificationRatiosFor(
       in.config.resourceAmplification.forNode(in.node.metadata.labels), parsePositive(ratio_after));
@@ -99,7 +88,7 @@ NodePlan planNode(const NodePlanInputs& in) {
   }
 
   if (in.nrt != nullptr && !plan.batch.degradeReason && in.metric != nullptr) {
-    plan.zones = calculateZoneBatch(*node, in.pods, *in.metric, plan.strategy, *in.nrt);
+    plan.zones = calculateZoneBatch(in.node, in.pods, *in.metric, plan.strategy, *in.nrt);
   }
   return plan;
 }
