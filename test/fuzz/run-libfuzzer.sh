@@ -11,11 +11,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 seconds="${1:-30}"
 targets=(yaml_fuzz watch_decoder_fuzz protobuf_watch_decoder_fuzz protobuf_pod_fuzz extender_args_fuzz
          extender_binding_args_fuzz extender_preemption_args_fuzz agent_host_files_fuzz
-         slo_controller_config_fuzz)
+         slo_controller_config_fuzz admission_review_fuzz)
 corpus_of() {
   case "$1" in
     yaml_fuzz) echo yaml ;;
     watch_decoder_fuzz) echo watch ;;
+    admission_review_fuzz) echo admission_review_fuzz ;;
     *) echo "${1%_fuzz}" ;;
   esac
 }
