@@ -82,7 +82,7 @@ Result<std::shared_ptr<controller::Controller>> newNodeResourceController(NodeRe
   controller::ControllerOptions controller_options;
   controller_options.name = std::string(kControllerName);
   controller_options.workers = deps.workers;
-  controller_options.reconcile = [reconciler](std::stop_token, const std::string& key) {
+  controller_options.reconcile = [reconciler](const std::stop_token&, const std::string& key) {
     return reconciler->reconcile(key);
   };
   const k8s::Store<api::core::Node>* node_store = &nodes->store();

@@ -230,9 +230,11 @@ bool applyZoneBatch(api::topology::NodeResourceTopology& nrt, const std::vector<
     }
     const resource::Quantity memory =
         resource::Quantity::fromInt(it->second->memory, resource::QuantityFormat::kBinarySI);
-    for (const auto& [name, quantity] :
+    for (const auto& entry :
          {std::pair<const std::string&, const resource::Quantity&>{batch_cpu, cpu},
           std::pair<const std::string&, const resource::Quantity&>{batch_memory, memory}}) {
+      const std::string& name = entry.first;
+      const resource::Quantity& quantity = entry.second;
       auto info = std::find_if(zone.resources.begin(), zone.resources.end(),
                                [&name](const auto& r) { return r.name == name; });
       if (info == zone.resources.end()) {

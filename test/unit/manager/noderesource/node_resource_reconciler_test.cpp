@@ -276,5 +276,115 @@ TEST_F(ReconcilerTest, ADeletedNodeIsForgotten) {
   EXPECT_EQ(client_.of("patch", "nodes", "status").size(), 1U);
 }
 
+// A NodeResourceTopology of two zones (16 cores / 40Gi each, plus a GPU koordlet reports) for the
+// fixture node, with CPU basic info.
+api::topology::NodeResourceTopology fixtureTopology() {
+  api::topology::NodeResourceTopology nrt;
+  nrt.apiVersion = "topology.node.k8s.io/v1alpha1";
+  nrt.kind = "NodeResourceTopology";
+  nrt.metadata.name = "node-1";
+  nrt.metadata.resourceVersion = "7";
+  nrt.metadata.annotations[std::string(api::kAnnotationNodeCPUBasicInfo)] =
+      R"({"cpuModel":"Xeon","hyperThreadEnabled":true,"turboEnabled":true})";
+  for (const char* name : {"node-0", "node-1"}) {
+    api::topology::Zone zone;
+    zone.name = name;
+    zone.type = "Node";
+    for (const auto& [resource, amount] : {std::pair<const char*, const char*>{"cpu", "16"},
+                                           {"memory", "40Gi"},
+                                           {"nvidia.com/gpu", "1"}}) {
+      zone.resources.push_back(
+          {resource, fixture::q(amount), fixture::q(amount), fixture::q(amount), {}});
+    }
+    nrt.zones.push_back(zone);
+  }
+  return nrt;
+}
+
+TEST_F(ReconcilerTest, WritesTheCPUNormalizationAndAmplificationRatios) {
+  auto config = std::make_shared<sloconfig::SloControllerConfig>(*config_);
+  config->cpuNormalization.cluster.enable = true;
+  config->cpuNormalization.cluster.ratioModel["Xeon"].hyperThreadTurboEnabledRatio = 1.25;
+  config_ = config;
+  ASSERT_TRUE(
+      topologies_
+          .add(std::make_shared<const api::topology::NodeResourceTopology>(fixtureTopology()))
+          .ok());
+  reconcile();
+  auto status = client_.of("patch", "nodes", "status");
+  ASSERT_EQ(status.size(), 1U);
+  EXPECT_EQ(status[0].body["status"]["allocatable"]["kubernetes.io/batch-cpu"], "9250");
+  auto meta = client_.of("patch", "nodes");
+  ASSERT_EQ(meta.size(), 1U);
+  const api::Json& annotations = meta[0].body["metadata"]["annotations"];
+  EXPECT_EQ(annotations["node.koordinator.sh/cpu-normalization-ratio"], "1.25");
+  EXPECT_EQ(annotations["node.koordinator.sh/resource-amplification-ratio"], R"({"cpu":1.25})");
+
+  // Applied by the API server: nothing more to write. The ratio config removed: the ratio goes
+  // back to 1.00 at once and the amplification annotation is removed.
+  applyLastStatusPatch();
+  client_.calls.clear();
+  reconcile();
+  EXPECT_TRUE(client_.of("patch", "nodes").empty());
+  auto plain = std::make_shared<sloconfig::SloControllerConfig>();
+  plain->colocation.cluster.enable = true;
+  config_ = plain;
+  reconcile();
+  meta = client_.of("patch", "nodes");
+  ASSERT_EQ(meta.size(), 1U);
+  EXPECT_EQ(meta[0].body["metadata"]["annotations"]["node.koordinator.sh/cpu-normalization-ratio"],
+            "1.00");
+  EXPECT_TRUE(
+      meta[0]
+          .body["metadata"]["annotations"]["node.koordinator.sh/resource-amplification-ratio"]
+          .is_null());
+}
+
+TEST_F(ReconcilerTest, WritesNUMAZoneBatchKeepingWhatKoordletOwns) {
+  ASSERT_TRUE(
+      topologies_
+          .add(std::make_shared<const api::topology::NodeResourceTopology>(fixtureTopology()))
+          .ok());
+  reconcile();
+  auto updates = client_.of("update", "noderesourcetopologies");
+  ASSERT_EQ(updates.size(), 1U);
+  const api::Json& nrt = updates[0].body;
+  EXPECT_EQ(nrt["metadata"]["resourceVersion"], "7");  // optimistic concurrency
+  EXPECT_EQ(nrt["metadata"]["annotations"].size(), 1U);
+  ASSERT_EQ(nrt["zones"].size(), 2U);
+  std::vector<std::string> names;
+  for (const auto& resource : nrt["zones"][0]["resources"]) {
+    names.push_back(resource["name"].get<std::string>());
+  }
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"cpu", "kubernetes.io/batch-cpu",
+                                      "kubernetes.io/batch-memory", "memory", "nvidia.com/gpu"}));
+  EXPECT_EQ(nrt["zones"][0]["resources"][4]["allocatable"], "1");
+  // The annotation names the zones.
+  EXPECT_NE(explanation(client_.of("patch", "nodes")[0]).find("zone node-1: batch-cpu"),
+            std::string::npos);
+
+  // The Node and the NRT as written: nothing more to write until the values move.
+  applyLastStatusPatch();
+  api::topology::NodeResourceTopology written;
+  ASSERT_TRUE(api::topology::fromJson(nrt, written, "").isOk());
+  ASSERT_TRUE(
+      topologies_.add(std::make_shared<const api::topology::NodeResourceTopology>(written)).ok());
+  client_.calls.clear();
+  reconcile();
+  EXPECT_TRUE(client_.calls.empty());
+
+  // A conflict (koordlet wrote in between) fails the reconcile, to be retried.
+  ASSERT_TRUE(
+      topologies_
+          .add(std::make_shared<const api::topology::NodeResourceTopology>(fixtureTopology()))
+          .ok());
+  client_.fail_with = Status::conflict("the object has been modified");
+  client_.calls.clear();
+  EXPECT_FALSE(reconciler_->reconcile("node-1").ok());
+  ASSERT_EQ(client_.calls.size(), 1U);
+  EXPECT_EQ(client_.calls[0].verb, "update");
+}
+
 }  // namespace
 }  // namespace koord::manager::noderesource
