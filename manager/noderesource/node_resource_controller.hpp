@@ -40,9 +40,9 @@ struct NodeResourceDeps {
   k8s::SharedInformerFactory& informers;               // must outlive the controller
   std::shared_ptr<sloconfig::SloConfigSource> config;  // non-null
   metrics::MetricsRegistry* metrics = nullptr;         // must outlive the controller; nullptr: none
-  log::Logger logger;
+  log::Logger logger{};
   const Clock* clock = nullptr;  // the queue's delays; nullptr: real time
-  k8s::WallClock wall_clock;     // "now" of the calculation; empty: system_clock
+  k8s::WallClock wall_clock{};   // "now" of the calculation; empty: system_clock
   int workers = 2;
 };
 
