@@ -78,6 +78,31 @@ Result<ServeOptions> optionsFromFlags(const FlagSet& flags) {
           "--leader-elect-renew-deadline must be longer than 1.2 x --leader-elect-retry-period");
     }
   }
+  const std::string webhook_port = flags.get("webhook-port");
+  end = nullptr;
+  const long wport = std::strtol(webhook_port.c_str(), &end, 10);
+  if (webhook_port.empty() || *end != '\0' || wport < 0 || wport > 65535) {
+    problems.push_back("invalid --webhook-port '" + webhook_port + "': want 0..65535");
+  } else {
+    options.webhook.port = static_cast<uint16_t>(wport);
+  }
+  options.webhook.cert_dir = flags.get("webhook-cert-dir");
+  options.webhook.ns = flags.get("webhook-namespace");
+  options.webhook.service_name = flags.get("webhook-service-name");
+  options.webhook.secret_name = flags.get("webhook-secret-name");
+  options.webhook.mutating_configuration = flags.get("webhook-mutating-configuration");
+  options.webhook.validating_configuration = flags.get("webhook-validating-configuration");
+  std::string alt_names = flags.get("webhook-cert-alt-names");
+  for (size_t start = 0; start <= alt_names.size();) {
+    size_t comma = alt_names.find(',', start);
+    if (comma == std::string::npos) {
+      comma = alt_names.size();
+    }
+    if (comma > start) {
+      options.webhook.alt_names.push_back(alt_names.substr(start, comma - start));
+    }
+    start = comma + 1;
+  }
   if (!problems.empty()) {
     std::string message;
     for (const std::string& problem : problems) {
@@ -118,6 +143,23 @@ int runManager(int argc, const char* const* argv, std::ostream& out, std::ostrea
                   "how long the leader retries a failed renewal before it stops leading");
   flags.addString("leader-elect-retry-period", "2s",
                   "the interval between tries to acquire or renew the Lease");
+  flags.addString("webhook-port", "9876",
+                  "HTTPS port of the admission webhooks (every replica serves them); 0: none");
+  flags.addString("webhook-cert-dir", "/tmp/koordinator-webhook-certs",
+                  "where the serving certificate and key are written (tls.crt, tls.key)");
+  flags.addString("webhook-namespace", "koordinator-system",
+                  "namespace of the certificate Secret and the webhook Service");
+  flags.addString("webhook-service-name", "koordinator-webhook-service",
+                  "the Service kube-apiserver calls; the certificate names it");
+  flags.addString("webhook-secret-name", "koordinator-webhook-certs",
+                  "the Secret holding the CA and the serving certificate");
+  flags.addString("webhook-cert-alt-names", "",
+                  "comma-separated extra DNS names or IP addresses of the serving certificate");
+  flags.addString("webhook-mutating-configuration", "koordinator-mutating-webhook-configuration",
+                  "the MutatingWebhookConfiguration whose caBundle koord-manager keeps");
+  flags.addString("webhook-validating-configuration",
+                  "koordinator-validating-webhook-configuration",
+                  "the ValidatingWebhookConfiguration whose caBundle koord-manager keeps");
   log::addLogFlags(flags);
   return runProgram(
       flags, "koord-manager", argc, argv,

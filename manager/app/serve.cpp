@@ -14,6 +14,7 @@
 #include "koord/metrics/exposer.hpp"
 #include "koord/metrics/registry.hpp"
 #include "manager/app/controllers.hpp"
+#include "manager/app/webhooks.hpp"
 
 namespace koord::manager::app {
 namespace {
@@ -53,6 +54,10 @@ Status serve(const ServeOptions& options, const log::Logger& logger,
                             std::move(event_options));
   ControllerContext context{client, factory, events, registry, logger};
   KOORD_ASSIGN_OR_RETURN(Controllers controllers, addControllers(context, *manager));
+  std::unique_ptr<Webhooks> webhooks;
+  if (options.webhook.port != 0) {
+    KOORD_ASSIGN_OR_RETURN(webhooks, Webhooks::create(options.webhook, client, factory, logger));
+  }
 
   http::HttpServerOptions server_options;
   server_options.address = options.listen_host;
@@ -68,9 +73,15 @@ Status serve(const ServeOptions& options, const log::Logger& logger,
     return http::HttpResponse::text(200, "ok\n");
   }));
   KOORD_RETURN_IF_ERROR(server->route(
-      "GET", "/readyz", [&factory, &manager = *manager, &lease_seen](const http::HttpRequest&) {
+      "GET", "/readyz",
+      [&factory, &manager = *manager, &lease_seen, &webhooks](const http::HttpRequest&) {
         if (!factory.hasSynced()) {
           return http::HttpResponse::text(503, "informers not synced\n");
+        }
+        if (webhooks != nullptr) {
+          if (Status ready = webhooks->readiness(); !ready.isOk()) {
+            return http::HttpResponse::text(503, ready.message() + "\n");
+          }
         }
         if (!lease_seen.load()) {
           if (manager.isLeader() || !manager.leader().empty()) {
@@ -83,6 +94,9 @@ Status serve(const ServeOptions& options, const log::Logger& logger,
       }));
   KOORD_RETURN_IF_ERROR(server->start().withPrefix("failed to serve /healthz"));
   factory.start();
+  if (webhooks != nullptr) {
+    webhooks->start();
+  }
   manager->start();
   logger.info("koord-manager serving /healthz, /readyz and /metrics",
               {{"address", options.listen_host},
@@ -90,11 +104,15 @@ Status serve(const ServeOptions& options, const log::Logger& logger,
                {"identity", manager->identity()},
                {"leaderElect", options.election.leader_elect},
                {"lease", options.election.lease_namespace + "/" + options.election.lease_name},
-               {"controllers", static_cast<int64_t>(controllers.count)}});
+               {"controllers", static_cast<int64_t>(controllers.count)},
+               {"webhookPort", static_cast<int64_t>(options.webhook.port)}});
 
   wait_for_stop();
 
   logger.info("koord-manager stopping");
+  if (webhooks != nullptr) {
+    webhooks->stop(kStopGrace);
+  }
   manager->stop();  // the controllers stop, then the Lease is released
   server->stop(kStopGrace);
   factory.shutdown();

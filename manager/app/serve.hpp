@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "koord/common/status.hpp"
 #include "koord/log/logger.hpp"
@@ -13,11 +14,25 @@
 
 namespace koord::manager::app {
 
+// The admission webhooks (manager/app/webhooks.hpp): served over HTTPS on every replica with a
+// certificate koord-manager makes, keeps in a Secret and renews (docs/webhook-certificates.md).
+struct WebhookServeOptions {
+  uint16_t port = 9876;  // 0: no webhooks, no certificate
+  std::string cert_dir = "/tmp/koordinator-webhook-certs";
+  std::string ns = "koordinator-system";
+  std::string service_name = "koordinator-webhook-service";
+  std::string secret_name = "koordinator-webhook-certs";
+  std::vector<std::string> alt_names;  // extra DNS names or IPs of the serving certificate
+  std::string mutating_configuration = "koordinator-mutating-webhook-configuration";
+  std::string validating_configuration = "koordinator-validating-webhook-configuration";
+};
+
 struct ServeOptions {
   std::string kubeconfig;  // "" : $KUBECONFIG, else in-cluster
   std::string listen_host = "0.0.0.0";
   uint16_t listen_port = 8000;
   controller::LeaderElectionOptions election;
+  WebhookServeOptions webhook;
 };
 
 // Builds everything, serves, calls `wait_for_stop` (which blocks until the process should stop),

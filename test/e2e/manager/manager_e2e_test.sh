@@ -38,13 +38,17 @@ cleanup() {
 trap cleanup EXIT
 
 kubectl get namespace "$lease_ns" >/dev/null 2>&1 || kubectl create namespace "$lease_ns" >/dev/null
+# koord's CRDs: the controllers' informers (NodeSLO, NodeMetric, Device, ...) must sync before
+# /readyz answers 200.
+kubectl apply -f "$KOORD_SOURCE_DIR/deploy/crds/" >/dev/null
+kubectl wait --for condition=established --timeout=60s -f "$KOORD_SOURCE_DIR/deploy/crds/" >/dev/null
 kubectl delete lease -n "$lease_ns" "$lease" >/dev/null 2>&1 || true
 
 start_manager() {  # index
   "$manager_bin" --kubeconfig "$KUBECONFIG" --listen-address "127.0.0.1:${ports[$1]}" \
     --leader-elect-resource-name "$lease" --leader-elect-resource-namespace "$lease_ns" \
     --leader-elect-lease-duration "${lease_seconds}s" --leader-elect-renew-deadline 3s \
-    --leader-elect-retry-period 500ms >>"$work/manager-$1.log" 2>&1 &
+    --leader-elect-retry-period 500ms --webhook-port 0 >>"$work/manager-$1.log" 2>&1 &
   pids[$1]=$!
 }
 get() { curl -sf "http://127.0.0.1:${ports[$1]}$2"; }  # index path
