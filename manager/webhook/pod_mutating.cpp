@@ -3,6 +3,8 @@
 #include <string>
 #include <utility>
 
+#include "manager/webhook/json_patch.hpp"
+
 namespace koord::manager::webhook {
 
 using api::Json;
@@ -51,7 +53,7 @@ AdmissionResponse PodMutatingHandler::admit(const AdmissionRequest& request) con
         "failed to mutate Pod by ExtendedResourceSpec: " + annotated.status().message(),
         "InternalError");
   }
-  Json patch = Json::diff(request.object, mutated);
+  Json patch = createJsonPatch(request.object, mutated);
   if (patch.empty()) {
     return api::admission::allowResponse(request);
   }
