@@ -161,7 +161,13 @@ Result<controller::ReconcileResult> NodeResourceReconciler::reconcile(
                                          record.lastWrite, now, plan.strategy);
   const std::string degrade_kind = degradeKindOf(plan.degradeReason());
   const bool degrade_changed = record.lastWrite && record.degradeKind != degrade_kind;
-  const bool write_resources = decision.sync || degrade_changed;
+  // A node already written as degraded for the same kind of reason and holding none of the
+  // resources has nothing to rewrite: updateTimeThresholdSeconds does not apply to it (a cluster
+  // with colocation off is not rewritten every five minutes).
+  const bool settled_degrade = plan.degradeReason() && record.lastWrite && !degrade_changed &&
+                               ownedResources(node->status.allocatable).empty() &&
+                               ownedResources(node->status.capacity).empty();
+  const bool write_resources = (decision.sync || degrade_changed) && !settled_degrade;
 
   std::map<std::string, std::optional<std::string>> annotations;
   if (write_resources) {

@@ -13,9 +13,11 @@
 // - Resources: written when needSync (sync.hpp) says so against the node's current
 //   status.allocatable (first time since start, updateTimeThresholdSeconds elapsed, or a move
 //   beyond resourceDiffThreshold, a resource added or removed), or when the kind of degrade
-//   changed since the last write. One merge patch to nodes/<name>/status sets
-//   kubernetes.io/batch-cpu, batch-memory, mid-cpu and mid-memory in status.capacity and
-//   status.allocatable, or null (removes) them when degraded; no other key is named.
+//   changed since the last write; never for a node already written as degraded for the same kind
+//   of reason that holds none of the four resources (no periodic rewrite while degraded). One merge
+//   patch to nodes/<name>/status sets kubernetes.io/batch-cpu, batch-memory, mid-cpu and mid-memory
+//   in status.capacity and status.allocatable, or null (removes) them when degraded; no other key
+//   is named.
 // - Annotations, one merge patch to the Node naming only these keys:
 //   koord-manager.koordinator.sh/resource-calculation (explainPlan's lines joined by "\n") with
 //   every resource write; node.koordinator.sh/cpu-normalization-ratio when this round computed a

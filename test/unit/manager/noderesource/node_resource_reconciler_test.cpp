@@ -235,6 +235,23 @@ TEST_F(ReconcilerTest, AChangedDegradeReasonIsWrittenAtOnceAndTheSameOneIsNot) {
   EXPECT_NE(explanation(meta[0]).find("degraded: NodeMetric missing"), std::string::npos);
 }
 
+TEST_F(ReconcilerTest, ADegradedNodeIsNotRewrittenEveryFiveMinutes) {
+  config_ = std::make_shared<sloconfig::SloControllerConfig>();  // colocation off
+  reconcile();
+  ASSERT_EQ(client_.of("patch", "nodes", "status").size(), 1U);
+  applyLastStatusPatch();
+  client_.calls.clear();
+  now_ += minutes(10);
+  reconcile();
+  EXPECT_TRUE(client_.calls.empty());
+  // Something put batch-cpu back on the node: removed at once, whatever the time.
+  api::core::Node node = *nodes_.get("node-1");
+  node.status.allocatable["kubernetes.io/batch-cpu"] = fixture::q("1000");
+  setNode(node);
+  reconcile();
+  EXPECT_EQ(client_.of("patch", "nodes", "status").size(), 1U);
+}
+
 TEST_F(ReconcilerTest, AFailedWriteIsRetriedAndNotRemembered) {
   client_.fail_with = Status::unavailable("apiserver down");
   auto result = reconciler_->reconcile("node-1");
