@@ -97,9 +97,15 @@ Result<std::shared_ptr<controller::Controller>> newNodeResourceController(NodeRe
   pods->addHandlers(byPodNode(controller));
   metrics->addHandlers(byName<api::slo::NodeMetric>(controller));
   topologies->addHandlers(byName<api::topology::NodeResourceTopology>(controller));
-  deps.config->subscribe([controller, node_store] {
+  // A weak reference: the controller holds the source (through the reconciler's config getter),
+  // so a strong one would keep both alive forever.
+  deps.config->subscribe([weak = std::weak_ptr<controller::Controller>(controller), node_store] {
+    auto alive = weak.lock();
+    if (alive == nullptr) {
+      return;
+    }
     for (const auto& key : node_store->listKeys()) {
-      controller->enqueue(key);
+      alive->enqueue(key);
     }
   });
   return controller;
