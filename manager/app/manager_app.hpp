@@ -1,5 +1,6 @@
 // koord-manager's command line: connects to the API server, campaigns for the koord-manager Lease
-// and serves /healthz, /readyz and /metrics; no controllers are registered yet
+// and serves /healthz, /readyz and /metrics, runs the controllers while leading, serves the
+// webhooks on every replica; `koord-manager calculate` runs offline
 // (docs/koord-manager.md, docs/compatibility.md).
 #pragma once
 

@@ -9,6 +9,7 @@
 #include "koord/k8s/resource.hpp"
 #include "manager/cert/cert_dir.hpp"
 #include "manager/webhook/colocation_profile.hpp"
+#include "manager/webhook/node_mutating.hpp"
 #include "manager/webhook/object_validating.hpp"
 #include "manager/webhook/pod_mutating.hpp"
 #include "manager/webhook/pod_validating.hpp"
@@ -99,6 +100,7 @@ Result<std::unique_ptr<Webhooks>> Webhooks::create(const WebhookServeOptions& op
   }
   webhooks->handlers_.push_back(
       std::make_unique<webhook::PodMutatingHandler>(std::move(*sources), hook_logger));
+  webhooks->handlers_.push_back(std::make_unique<webhook::NodeMutatingHandler>(hook_logger));
   webhooks->handlers_.push_back(std::make_unique<webhook::PodValidatingHandler>(hook_logger));
   webhooks->handlers_.push_back(
       std::make_unique<webhook::ReservationValidatingHandler>(hook_logger));

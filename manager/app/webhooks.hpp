@@ -1,5 +1,5 @@
 // koord-manager's admission webhooks as one piece: the HTTPS server (manager/cert/webhook_server)
-// with the four handlers of manager/webhook mounted on their paths, the certificate controller
+// with the five handlers of manager/webhook mounted on their paths, the certificate controller
 // that makes and renews the serving certificate and keeps the caBundle of the two webhook
 // configurations (manager/cert/cert_controller), and the informers the pod mutating webhook reads
 // (ClusterColocationProfiles, Namespaces, PriorityClasses).

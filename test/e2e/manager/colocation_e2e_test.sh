@@ -15,7 +15,8 @@
 #  5. validation: a pod with an impossible QoS/priority pair and a malformed slo-controller-config
 #     are refused with the webhook's reason;
 #  6. NodeSLO follows a ConfigMap change and a node label change (nodeStrategies);
-#  7. a stale NodeMetric takes batch-cpu away from the node;
+#  7. a stale NodeMetric takes batch-cpu away from the node; resource amplification raises the
+#     node's allocatable cpu through the Node mutating webhook;
 #  8. SIGKILL of the leader: the other replica leads within the lease and its controllers work (a
 #     new node gets its NodeSLO);
 #  9. every replica stopped: a pod is still admitted (failurePolicy Ignore) within the timeout.
@@ -289,6 +290,27 @@ wait_for 30 "batch-cpu removed from colo-0" no_batch && pass "a stale NodeMetric
   fail "colo-0 batch-cpu still '$(node_alloc colo-0 kubernetes.io/batch-cpu)'"
 jp node colo-0 -o jsonpath='{.metadata.annotations.koord-manager\.koordinator\.sh/resource-calculation}' |
   grep -q "NodeMetric stale" && pass "the annotation says why (NodeMetric stale)" || fail "annotation lacks the degrade reason"
+
+# 7b. resource amplification: the configured cpu ratio lands in the node's annotation, and the Node
+# mutating webhook amplifies allocatable cpu when the node's status is next reported (here by the
+# test, as the kubelet would), keeping the raw value.
+kubectl create configmap slo-controller-config -n "$sys_ns" --dry-run=client -o yaml \
+  --from-literal=colocation-config='{"enable": true}' \
+  --from-literal=resource-amplification-config='{"enable": true, "resourceAmplificationRatio": {"cpu": 1.5}}' |
+  kubectl apply -f - >/dev/null
+ratio_set() { [ -n "$(jp node colo-0 -o jsonpath='{.metadata.annotations.node\.koordinator\.sh/resource-amplification-ratio}')" ]; }
+wait_for 30 "the ratio annotation on colo-0" ratio_set || true
+# What the kubelet does with every status report: write allocatable (cpu 32) to nodes/status.
+amplified() {
+  kubectl patch node colo-0 --subresource=status --type=merge -p '{"status": {"allocatable": {"cpu": "32"}}}' >/dev/null &&
+    [ "$(node_alloc colo-0 cpu)" = "48" ]
+}
+if wait_for 30 "colo-0 allocatable cpu 48" amplified; then
+  raw="$(jp node colo-0 -o jsonpath='{.metadata.annotations.node\.koordinator\.sh/raw-allocatable}')"
+  pass "resource amplification: allocatable cpu 32 x 1.5 = 48, raw-allocatable $raw"
+else
+  fail "colo-0 allocatable cpu '$(node_alloc colo-0 cpu)', ratio annotation '$(jp node colo-0 -o jsonpath='{.metadata.annotations.node\.koordinator\.sh/resource-amplification-ratio}')'"
+fi
 
 # 8. SIGKILL of the leader: the other replica leads within the lease, and its controllers work.
 killed_at=$(date +%s.%N)

@@ -94,7 +94,7 @@ for kind in ("MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"):
     for d in kinds.get(kind, []):
         hooks += d["webhooks"]
 paths = sorted(h["clientConfig"]["service"]["path"] for h in hooks)
-check(paths == ["/mutate-pod", "/validate-configmap", "/validate-pod", "/validate-reservation"], f"webhook paths {paths}")
+check(paths == ["/mutate-node", "/mutate-pod", "/validate-configmap", "/validate-pod", "/validate-reservation"], f"webhook paths {paths}")
 for h in hooks:
     check(h["failurePolicy"] == "Ignore" and h["timeoutSeconds"] <= 5 and "caBundle" not in h["clientConfig"],
           f"{h['name']}: Ignore, <= 5 s, no caBundle")
