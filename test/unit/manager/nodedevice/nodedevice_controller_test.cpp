@@ -10,7 +10,8 @@
 #include "koord/k8s/resource.hpp"
 #include "koord/k8s/shared_informer_factory.hpp"
 #include "test/unit/manager/nodedevice/fixture.hpp"
-#include "test/unit/manager/nodeslo/fake_api_client.hpp"
+#include "test/unit/manager/support/controller_harness.hpp"
+#include "test/unit/manager/support/fake_api_client.hpp"
 
 namespace koord::manager::nodedevice {
 namespace {
@@ -19,18 +20,7 @@ using testing::deviceJson;
 using testing::Gpu;
 using testing::nodeJson;
 
-// Polls `pred` in real time for up to 10 s.
-template <class Pred>
-bool eventually(Pred pred) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (pred()) {
-      return true;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return pred();
-}
+using manager::testing::eventually;
 
 class NodeDeviceControllerTest : public ::testing::Test {
  protected:
@@ -38,18 +28,10 @@ class NodeDeviceControllerTest : public ::testing::Test {
     auto ctrl = newNodeDeviceController({.client = api_, .informers = factory_, .workers = 1});
     ASSERT_TRUE(ctrl.ok()) << ctrl.status().toString();
     controller_ = *ctrl;
-    factory_.start();
-    ASSERT_TRUE(factory_.waitForCacheSync(std::chrono::seconds(10)));
-    runner_ = std::jthread([this](std::stop_token stop) { controller_->run(stop); });
+    running_.start(factory_, controller_);
   }
 
-  void TearDown() override {
-    if (runner_.joinable()) {
-      runner_.request_stop();
-      runner_.join();
-    }
-    factory_.shutdown();
-  }
+  void TearDown() override { running_.stop(); }
 
   std::string gpuCore(const std::string& node) {
     const api::Json v =
@@ -60,7 +42,7 @@ class NodeDeviceControllerTest : public ::testing::Test {
   koord::testing::FakeApiClient api_;
   k8s::SharedInformerFactory factory_{api_};
   std::shared_ptr<controller::Controller> controller_;
-  std::jthread runner_;
+  manager::testing::RunningController running_;
 };
 
 TEST_F(NodeDeviceControllerTest, NodesFollowTheirDevices) {

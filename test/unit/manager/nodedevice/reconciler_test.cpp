@@ -9,7 +9,7 @@
 #include "koord/metrics/registry.hpp"
 #include "manager/nodedevice/device_decoder.hpp"
 #include "test/unit/manager/nodedevice/fixture.hpp"
-#include "test/unit/manager/nodeslo/fake_api_client.hpp"
+#include "test/unit/manager/support/fake_api_client.hpp"
 
 namespace koord::manager::nodedevice {
 namespace {

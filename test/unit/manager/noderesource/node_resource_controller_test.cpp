@@ -14,23 +14,13 @@
 #include "koord/k8s/shared_informer_factory.hpp"
 #include "koord/metrics/registry.hpp"
 #include "manager/noderesource/node_plan.hpp"
-#include "test/unit/manager/nodeslo/fake_api_client.hpp"
+#include "test/unit/manager/support/controller_harness.hpp"
+#include "test/unit/manager/support/fake_api_client.hpp"
 
 namespace koord::manager::noderesource {
 namespace {
 
-// Polls `pred` in real time for up to 10 s.
-template <class Pred>
-bool eventually(Pred pred) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (pred()) {
-      return true;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return pred();
-}
+using manager::testing::eventually;
 
 class NodeResourceControllerTest : public ::testing::Test {
  protected:
@@ -64,25 +54,13 @@ class NodeResourceControllerTest : public ::testing::Test {
     auto ctrl = newNodeResourceController(std::move(deps));
     ASSERT_TRUE(ctrl.ok()) << ctrl.status().toString();
     controller_ = *ctrl;
-    factory_.start();
-    ASSERT_TRUE(factory_.waitForCacheSync(std::chrono::seconds(10)));
-    runner_ = std::jthread([this](std::stop_token stop) { controller_->run(stop); });
+    running_.start(factory_, controller_);
   }
 
-  void TearDown() override {
-    if (runner_.joinable()) {
-      runner_.request_stop();
-      runner_.join();
-    }
-    factory_.shutdown();
-  }
+  void TearDown() override { running_.stop(); }
 
   void applyConfig(const std::string& key, const std::string& value) {
-    api::core::ConfigMap cm;
-    cm.metadata.namespace_ = "koordinator-system";
-    cm.metadata.name = "slo-controller-config";
-    cm.data[key] = value;
-    source_->onConfigMap(cm);
+    source_->onConfigMap(manager::testing::sloConfigMap(key, value));
   }
 
   api::Json node() const { return api_.object(k8s::kNodes, "node-1"); }
@@ -104,7 +82,7 @@ class NodeResourceControllerTest : public ::testing::Test {
   metrics::MetricsRegistry registry_;
   std::shared_ptr<sloconfig::SloConfigSource> source_;
   std::shared_ptr<controller::Controller> controller_;
-  std::jthread runner_;
+  manager::testing::RunningController running_;
 };
 
 TEST_F(NodeResourceControllerTest, FollowsTheConfigPodsAndKeepsOtherKeys) {

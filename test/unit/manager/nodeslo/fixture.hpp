@@ -16,7 +16,7 @@
 #include "koord/k8s/resource.hpp"
 #include "manager/nodeslo/reconciler.hpp"
 #include "manager/sloconfig/slo_controller_config.hpp"
-#include "test/unit/manager/nodeslo/fake_api_client.hpp"
+#include "test/unit/manager/support/fake_api_client.hpp"
 
 namespace koord::manager::nodeslo::testing {
 
