@@ -215,4 +215,26 @@ void Controller::processKey(std::stop_token stop, k8s::RateLimitingQueue& queue,
   queue.forget(key);
 }
 
+std::function<void(const std::string&)> weakEnqueuer(
+    const std::shared_ptr<Controller>& controller) {
+  return [weak = std::weak_ptr<Controller>(controller)](const std::string& key) {
+    if (auto alive = weak.lock(); alive != nullptr && !key.empty()) {
+      alive->enqueue(key);
+    }
+  };
+}
+
+std::function<void()> weakEnqueueAll(const std::shared_ptr<Controller>& controller,
+                                     std::function<std::vector<std::string>()> keys) {
+  return [weak = std::weak_ptr<Controller>(controller), keys = std::move(keys)] {
+    auto alive = weak.lock();
+    if (alive == nullptr) {
+      return;
+    }
+    for (const std::string& key : keys()) {
+      alive->enqueue(key);
+    }
+  };
+}
+
 }  // namespace koord::manager::controller

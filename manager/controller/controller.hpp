@@ -153,4 +153,12 @@ class Controller {
   std::set<std::string> pending_;                  // guarded by mu_; enqueued while not running
 };
 
+// Informer handlers and SloConfigSource subscriptions outlive the controller they feed, so they
+// hold it weakly: weakEnqueuer enqueues a non-empty key while the controller lives (and does
+// nothing after); weakEnqueueAll enqueues every key `keys` returns.
+[[nodiscard]] std::function<void(const std::string&)> weakEnqueuer(
+    const std::shared_ptr<Controller>& controller);
+[[nodiscard]] std::function<void()> weakEnqueueAll(const std::shared_ptr<Controller>& controller,
+                                                   std::function<std::vector<std::string>()> keys);
+
 }  // namespace koord::manager::controller

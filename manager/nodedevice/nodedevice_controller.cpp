@@ -38,12 +38,7 @@ Result<std::shared_ptr<controller::Controller>> newNodeDeviceController(NodeDevi
   KOORD_ASSIGN_OR_RETURN(std::shared_ptr<controller::Controller> ctrl,
                          controller::Controller::create(std::move(options)));
 
-  std::weak_ptr<controller::Controller> weak = ctrl;
-  EnqueueNode enqueue = [weak](const std::string& name) {
-    if (auto c = weak.lock(); c != nullptr && !name.empty()) {
-      c->enqueue(name);
-    }
-  };
+  EnqueueNode enqueue = controller::weakEnqueuer(ctrl);
   nodes->addHandlers(nodeHandlers(enqueue));
   devices->addHandlers(deviceHandlers(enqueue));
   return ctrl;

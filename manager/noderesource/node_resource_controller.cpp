@@ -99,15 +99,8 @@ Result<std::shared_ptr<controller::Controller>> newNodeResourceController(NodeRe
   topologies->addHandlers(byName<api::topology::NodeResourceTopology>(controller));
   // A weak reference: the controller holds the source (through the reconciler's config getter),
   // so a strong one would keep both alive forever.
-  deps.config->subscribe([weak = std::weak_ptr<controller::Controller>(controller), node_store] {
-    auto alive = weak.lock();
-    if (alive == nullptr) {
-      return;
-    }
-    for (const auto& key : node_store->listKeys()) {
-      alive->enqueue(key);
-    }
-  });
+  deps.config->subscribe(
+      controller::weakEnqueueAll(controller, [node_store] { return node_store->listKeys(); }));
   return controller;
 }
 

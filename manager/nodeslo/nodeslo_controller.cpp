@@ -73,24 +73,12 @@ Result<std::shared_ptr<controller::Controller>> newNodeSloController(NodeSloDeps
                          controller::Controller::create(std::move(options)));
 
   // The handlers live as long as the informers; they hold the controller weakly.
-  std::weak_ptr<controller::Controller> weak = ctrl;
-  EnqueueNode enqueue = [weak](const std::string& name) {
-    if (auto c = weak.lock(); c != nullptr && !name.empty()) {
-      c->enqueue(name);
-    }
-  };
+  EnqueueNode enqueue = controller::weakEnqueuer(ctrl);
   nodes->addHandlers(nodeHandlers(enqueue));
   slos->addHandlers(nodeSloHandlers(enqueue));
   metrics->addHandlers(nodeMetricHandlers(enqueue));
-  deps.config->subscribe([weak, nodes] {
-    auto c = weak.lock();
-    if (c == nullptr) {
-      return;
-    }
-    for (const std::string& name : nodes->store().listKeys()) {
-      c->enqueue(name);
-    }
-  });
+  deps.config->subscribe(
+      controller::weakEnqueueAll(ctrl, [nodes] { return nodes->store().listKeys(); }));
   return ctrl;
 }
 

@@ -339,3 +339,34 @@ TEST(ControllerTest, StopDropsQueuedKeysAndWaitsForTheOneInFlight) {
 
 }  // namespace
 }  // namespace koord::manager::controller
+
+namespace koord::manager::controller {
+namespace {
+
+TEST(ControllerTest, WeakEnqueuersFeedTheControllerWhileItLivesAndNothingAfter) {
+  FakeClock clock;
+  ScriptedReconciler r;
+  auto c = Controller::create(options(clock, r, nullptr));
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  std::shared_ptr<Controller> controller = *c;
+  auto enqueue = weakEnqueuer(controller);
+  auto enqueue_all = weakEnqueueAll(controller, [] { return std::vector<std::string>{"x", "y"}; });
+  {
+    Running running(controller);
+    enqueue("ns/a");
+    enqueue("");  // ignored
+    enqueue_all();
+    ASSERT_TRUE(
+        eventually([&] { return r.calls("ns/a") == 1 && r.calls("x") == 1 && r.calls("y") == 1; }));
+    EXPECT_EQ(r.calls(""), 0);
+  }
+  controller.reset();
+  c = Result<std::shared_ptr<Controller>>(std::shared_ptr<Controller>());
+  // The controller is gone: the functions do nothing (a handler that outlives it must not crash).
+  enqueue("ns/b");
+  enqueue_all();
+  EXPECT_EQ(r.calls("ns/b"), 0);
+}
+
+}  // namespace
+}  // namespace koord::manager::controller
