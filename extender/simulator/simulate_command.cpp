@@ -10,6 +10,7 @@
 #include "extender/simulator/cluster_loader.hpp"
 #include "extender/simulator/report.hpp"
 #include "extender/simulator/simulator.hpp"
+#include "koord/common/command_args.hpp"
 
 namespace koord::extender::simulator {
 
@@ -43,43 +44,21 @@ struct Options {
 
 // Returns an error message, empty when the arguments parse.
 std::string parseArgs(int argc, const char* const* argv, Options& options) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    std::string_view name = arg;
-    std::string value;
-    bool has_value = false;
-    if (const size_t eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string_view::npos) {
-      name = arg.substr(0, eq);
-      value = std::string(arg.substr(eq + 1));
-      has_value = true;
+  CommandArgs args(
+      {{"-f", "--filename", true}, {"-o", "--output", false}, {"", "--extender-weight", false}});
+  if (std::string problem = args.parse(argc, argv); !problem.empty()) {
+    return problem;
+  }
+  options.help = args.help();
+  options.files = args.values("--filename");
+  options.output = args.value("--output", "table");
+  if (const std::string value = args.value("--extender-weight", ""); !value.empty()) {
+    int64_t weight = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), weight);
+    if (ec != std::errc() || end != value.data() + value.size() || weight < 1 || weight > 1000) {
+      return "flag --extender-weight must be a whole number from 1 to 1000, got '" + value + "'";
     }
-    if (name == "-h" || name == "--help") {
-      options.help = true;
-      continue;
-    }
-    const bool is_file = name == "-f" || name == "--filename";
-    const bool is_output = name == "-o" || name == "--output";
-    const bool is_weight = name == "--extender-weight";
-    if (!is_file && !is_output && !is_weight) {
-      return "unknown argument '" + std::string(arg) + "'";
-    }
-    if (!has_value) {
-      if (i + 1 >= argc) {
-        return "flag " + std::string(name) + " needs a value";
-      }
-      value = argv[++i];
-    }
-    if (is_file) {
-      options.files.push_back(std::move(value));
-    } else if (is_weight) {
-      int64_t weight = 0;
-      const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), weight);
-      if (ec != std::errc() || end != value.data() + value.size() || weight < 1 || weight > 1000)
-        return "flag --extender-weight must be a whole number from 1 to 1000, got '" + value + "'";
-      options.extender_weight = weight;
-    } else {
-      options.output = std::move(value);
-    }
+    options.extender_weight = weight;
   }
   if (options.help) {
     return "";

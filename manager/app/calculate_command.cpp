@@ -12,6 +12,7 @@
 
 #include "koord/api/codec.hpp"
 #include "koord/api/core/time.hpp"
+#include "koord/common/command_args.hpp"
 #include "koord/resource/resource_list.hpp"
 #include "manager/app/cluster_input.hpp"
 #include "manager/noderesource/node_plan.hpp"
@@ -49,40 +50,14 @@ struct Options {
 };
 
 std::string parseArgs(int argc, const char* const* argv, Options& options) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    std::string_view name = arg;
-    std::string value;
-    bool has_value = false;
-    if (const size_t eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string_view::npos) {
-      name = arg.substr(0, eq);
-      value = std::string(arg.substr(eq + 1));
-      has_value = true;
-    }
-    if (name == "-h" || name == "--help") {
-      options.help = true;
-      continue;
-    }
-    std::string* target = nullptr;
-    if (name == "-o" || name == "--output") {
-      target = &options.output;
-    } else if (name == "--now") {
-      target = &options.now;
-    } else if (name != "-f" && name != "--filename") {
-      return "unknown argument '" + std::string(arg) + "'";
-    }
-    if (!has_value) {
-      if (i + 1 >= argc) {
-        return "flag " + std::string(name) + " needs a value";
-      }
-      value = argv[++i];
-    }
-    if (target == nullptr) {
-      options.files.push_back(std::move(value));
-    } else {
-      *target = std::move(value);
-    }
+  CommandArgs args({{"-f", "--filename", true}, {"-o", "--output", false}, {"", "--now", false}});
+  if (std::string problem = args.parse(argc, argv); !problem.empty()) {
+    return problem;
   }
+  options.help = args.help();
+  options.files = args.values("--filename");
+  options.output = args.value("--output", "text");
+  options.now = args.value("--now", "");
   if (options.help) {
     return "";
   }
