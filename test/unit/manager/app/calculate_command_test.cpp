@@ -96,6 +96,33 @@ status: {capacity: {cpu: "8", memory: 16Gi}, allocatable: {cpu: "8", memory: 16G
   EXPECT_EQ(j["nodes"][0]["degradeReason"], "colocation disabled");
 }
 
+TEST(CalculateCommandTest, ANodeWithoutCapacityGetsNothingAndSaysWhy) {
+  const std::string path = writeTemp("calc-nocap.yaml", R"(apiVersion: v1
+kind: ConfigMap
+metadata: {name: slo-controller-config, namespace: koordinator-system}
+data:
+  colocation-config: '{"enable": true}'
+---
+apiVersion: v1
+kind: Node
+metadata: {name: bare}
+---
+apiVersion: slo.koordinator.sh/v1alpha1
+kind: NodeMetric
+metadata: {name: bare}
+status:
+  updateTime: "2026-01-01T12:00:00Z"
+  nodeMetric:
+    systemUsage: {resources: {cpu: "1"}}
+)");
+  Outcome o = calculate({"-f", path, "-o", "json"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  const api::Json j = api::Json::parse(o.out);
+  EXPECT_EQ(j["nodes"][0]["resources"]["kubernetes.io/batch-cpu"], "0");
+  EXPECT_THAT(j["nodes"][0]["explanation"].dump(), HasSubstr("capacity 0m - safety margin 0m"));
+  EXPECT_THAT(j["nodes"][0]["explanation"].dump(), HasSubstr("below zero: 0m"));
+}
+
 TEST(CalculateCommandTest, BadInputIsAnErrorNamingFileAndLineWithNothingPrinted) {
   const std::string typo = writeTemp("calc-typo.yaml", R"(apiVersion: v1
 kind: Node
