@@ -17,6 +17,8 @@
 #  6. NodeSLO follows a ConfigMap change and a node label change (nodeStrategies);
 #  7. a stale NodeMetric takes batch-cpu away from the node; resource amplification raises the
 #     node's allocatable cpu through the Node mutating webhook;
+#  7c. a malformed ConfigMap that gets past the webhook keeps the last good configuration, with a
+#     Warning Event and koord_manager_slo_config_valid 0;
 #  8. SIGKILL of the leader: the other replica leads within the lease and its controllers work (a
 #     new node gets its NodeSLO);
 #  9. every replica stopped: a pod is still admitted (failurePolicy Ignore) within the timeout.
@@ -311,6 +313,28 @@ if wait_for 30 "colo-0 allocatable cpu 48" amplified; then
 else
   fail "colo-0 allocatable cpu '$(node_alloc colo-0 cpu)', ratio annotation '$(jp node colo-0 -o jsonpath='{.metadata.annotations.node\.koordinator\.sh/resource-amplification-ratio}')'"
 fi
+
+# 7c. a malformed ConfigMap that reaches the manager anyway (here: the validating webhook removed)
+# is kept out: the last good configuration stays (NodeSLO unchanged), a Warning Event
+# InvalidSloControllerConfig names the field, and koord_manager_slo_config_valid is 0.
+kubectl delete validatingwebhookconfiguration "$validating" >/dev/null
+before="$(suppress colo-0)"
+kubectl create configmap slo-controller-config -n "$sys_ns" --dry-run=client -o yaml \
+  --from-literal=colocation-config='{"enable": true, "cpuReclaimThresholdPercnt": 60}' |
+  kubectl apply -f - >/dev/null
+invalid_event() {
+  kubectl get events -n "$sys_ns" --field-selector involvedObject.name=slo-controller-config,reason=InvalidSloControllerConfig \
+    -o jsonpath='{.items[*].message}' | grep -q cpuReclaimThresholdPercnt
+}
+wait_for 20 "the InvalidSloControllerConfig Event" invalid_event &&
+  pass "a malformed ConfigMap gets a Warning Event InvalidSloControllerConfig naming the field" ||
+  fail "no InvalidSloControllerConfig Event: $(kubectl get events -n "$sys_ns" -o wide 2>&1 | tail -3)"
+valid_metric() { mget "$leader" /metrics | awk '$1 == "koord_manager_slo_config_valid" {print $2}'; }
+[ "$(valid_metric)" = "0" ] && pass "koord_manager_slo_config_valid is 0 on the leader" ||
+  fail "koord_manager_slo_config_valid '$(valid_metric)'"
+sleep 1
+[ -n "$before" ] && suppress_is colo-0 "$before" && pass "the last good configuration stays (NodeSLO still at $before)" ||
+  fail "NodeSLO cpuSuppressThresholdPercent '$(suppress colo-0)' after a malformed ConfigMap, was '$before'"
 
 # 8. SIGKILL of the leader: the other replica leads within the lease, and its controllers work.
 killed_at=$(date +%s.%N)
