@@ -19,9 +19,9 @@
 #        KEEP=1 (leave the control plane and koord-manager's log in the printed folder)
 #
 # Build koord-manager optimized first (cmake -DCMAKE_BUILD_TYPE=Release). koord-manager's client
-# sends at most 50 requests/s (k8s::ClientConfig's default qps), and it writes three objects a
-# node (its NodeSLO, its NodeMetric's spec, its status), so all_batch_s is at least about
-# 3 x NODES / 50 s whatever the manager's own speed.
+# sends at most 50 requests/s (k8s::ClientConfig's default qps), and it writes four times a node
+# (its NodeSLO, its NodeMetric's spec, its status and its explanation annotation), so all_batch_s
+# is at least about 4 x NODES / 50 s whatever the manager's own speed.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
