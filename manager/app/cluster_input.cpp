@@ -52,7 +52,7 @@ Status ClusterInputLoader::addDocument(const config::YamlDocument& doc) {
     return config::errorAt(doc, "", "want an object (a mapping with apiVersion and kind)");
   }
   const std::string kind = stringOf(doc.value, "kind");
-  if (kind.size() > 4 && kind.ends_with("List")) {
+  if (kind.ends_with("List")) {  // "List" and typed lists such as "NodeList"
     KOORD_RETURN_IF_ERROR(
         config::checkKnownFields(doc, "", {"apiVersion", "kind", "metadata", "items"}));
     auto items = doc.value.find("items");

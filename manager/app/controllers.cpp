@@ -23,6 +23,7 @@ Result<std::shared_ptr<sloconfig::SloConfigSource>> sloConfigSource(ControllerCo
   KOORD_ASSIGN_OR_RETURN(
       auto informer, context.factory.informerFor<api::core::ConfigMap>(k8s::kConfigMaps, scope));
   informer->addHandlers(source->handlers());
+  source->setSynced([informer] { return informer->hasSynced(); });
   return source;
 }
 

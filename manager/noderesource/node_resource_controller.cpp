@@ -82,7 +82,15 @@ Result<std::shared_ptr<controller::Controller>> newNodeResourceController(NodeRe
   controller::ControllerOptions controller_options;
   controller_options.name = std::string(kControllerName);
   controller_options.workers = deps.workers;
-  controller_options.reconcile = [reconciler](const std::stop_token&, const std::string& key) {
+  // Nothing is computed before every input has been listed once: a node reconciled before its
+  // NodeMetric or its pods arrived would lose batch, or get it from a partial pod list.
+  controller_options.reconcile =
+      [reconciler, nodes, pods, metrics, topologies, config = deps.config](
+          const std::stop_token&, const std::string& key) -> Result<controller::ReconcileResult> {
+    if (!nodes->hasSynced() || !pods->hasSynced() || !metrics->hasSynced() ||
+        !topologies->hasSynced() || !config->synced()) {
+      return controller::ReconcileResult::requeueAfter(std::chrono::seconds(1));
+    }
     return reconciler->reconcile(key);
   };
   const k8s::Store<api::core::Node>* node_store = &nodes->store();

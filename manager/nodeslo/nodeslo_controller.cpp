@@ -38,8 +38,8 @@ Result<std::shared_ptr<controller::Controller>> newNodeSloController(NodeSloDeps
   sources.node_slo = lookupIn(slos);
   sources.node_metric = lookupIn(metrics);
   sources.config = [config = deps.config] { return config->current(); };
-  sources.synced = [nodes, slos, metrics] {
-    return nodes->hasSynced() && slos->hasSynced() && metrics->hasSynced();
+  sources.synced = [nodes, slos, metrics, config = deps.config] {
+    return config->synced() && nodes->hasSynced() && slos->hasSynced() && metrics->hasSynced();
   };
   const log::Logger logger = deps.logger.child(std::string(kName));
   KOORD_ASSIGN_OR_RETURN(

@@ -128,6 +128,20 @@ std::shared_ptr<const SloControllerConfig> SloConfigSource::current() const {
   return current_;
 }
 
+void SloConfigSource::setSynced(std::function<bool()> synced) {
+  std::lock_guard lock(mu_);
+  synced_ = std::move(synced);
+}
+
+bool SloConfigSource::synced() const {
+  std::function<bool()> synced;
+  {
+    std::lock_guard lock(mu_);
+    synced = synced_;
+  }
+  return !synced || synced();
+}
+
 Status SloConfigSource::lastError() const {
   std::lock_guard lock(mu_);
   return last_error_;

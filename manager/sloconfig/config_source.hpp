@@ -71,6 +71,13 @@ class SloConfigSource {
   void subscribe(std::function<void()> on_change);
 
   [[nodiscard]] std::shared_ptr<const SloControllerConfig> current() const;
+
+  // Whether current() reflects the ConfigMap as the API server has it: the ConfigMap informer has
+  // synced (the function given to setSynced; true when none was given). Until then current() is
+  // the defaults only because nothing was read yet, and a controller must not act on it (it
+  // would, for example, turn colocation off on every node at start-up).
+  void setSynced(std::function<bool()> synced);
+  [[nodiscard]] bool synced() const;
   // The parse error of the latest ConfigMap version, OK when it parsed or there is none.
   [[nodiscard]] Status lastError() const;
 
@@ -87,6 +94,7 @@ class SloConfigSource {
   std::shared_ptr<const SloControllerConfig> current_;  // guarded by mu_
   Status last_error_;                                   // guarded by mu_
   std::vector<std::function<void()>> subscribers_;      // guarded by mu_
+  std::function<bool()> synced_;                        // guarded by mu_
 };
 
 // True for koordinator-system/slo-controller-config.

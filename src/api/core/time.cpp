@@ -73,6 +73,14 @@ Result<std::chrono::system_clock::time_point> parseTime(std::string_view text) {
   tm.tm_sec = second;
   const time_t seconds = timegm(&tm) - offset_seconds;
   using TimePoint = std::chrono::system_clock::time_point;
+  // system_clock counts nanoseconds in 64 bits: about the years 1678 to 2262. A time outside
+  // (which no API object carries) is refused rather than overflowing.
+  constexpr int64_t kMaxSeconds =
+      std::chrono::duration_cast<std::chrono::seconds>(TimePoint::duration::max()).count() - 1;
+  if (seconds > kMaxSeconds || seconds < -kMaxSeconds) {
+    return Status::invalidArgument("invalid time \"" + std::string(text) +
+                                   "\": outside the years 1678 to 2262");
+  }
   return TimePoint(std::chrono::seconds(seconds)) +
          std::chrono::duration_cast<TimePoint::duration>(std::chrono::nanoseconds(nanos));
 }

@@ -96,6 +96,29 @@ status: {capacity: {cpu: "8", memory: 16Gi}, allocatable: {cpu: "8", memory: 16G
   EXPECT_EQ(j["nodes"][0]["degradeReason"], "colocation disabled");
 }
 
+TEST(CalculateCommandTest, ListsAndTypedListsAreRead) {
+  const std::string path = writeTemp("calc-list.yaml", R"(apiVersion: v1
+kind: List
+items:
+  - apiVersion: v1
+    kind: Node
+    metadata: {name: a}
+---
+apiVersion: v1
+kind: NodeList
+items:
+  - apiVersion: v1
+    kind: Node
+    metadata: {name: b}
+)");
+  Outcome o = calculate({"-f", path, "-o", "json"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  const api::Json j = api::Json::parse(o.out);
+  ASSERT_EQ(j["nodes"].size(), 2u);
+  EXPECT_EQ(j["nodes"][0]["name"], "a");
+  EXPECT_EQ(j["nodes"][1]["name"], "b");
+}
+
 TEST(CalculateCommandTest, ANodeWithoutCapacityGetsNothingAndSaysWhy) {
   const std::string path = writeTemp("calc-nocap.yaml", R"(apiVersion: v1
 kind: ConfigMap

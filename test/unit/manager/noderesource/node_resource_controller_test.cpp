@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -48,6 +49,7 @@ class NodeResourceControllerTest : public ::testing::Test {
     auto source = sloconfig::SloConfigSource::create({});
     ASSERT_TRUE(source.ok());
     source_ = *source;
+    source_->setSynced([this] { return config_synced_.load(); });
     NodeResourceDeps deps{.client = api_, .informers = factory_, .config = source_};
     deps.metrics = &registry_;
     deps.workers = 1;
@@ -58,6 +60,9 @@ class NodeResourceControllerTest : public ::testing::Test {
   }
 
   void TearDown() override { running_.stop(); }
+
+  // Whether the slo-controller-config informer has synced (SloConfigSource::synced).
+  std::atomic<bool> config_synced_{true};
 
   void applyConfig(const std::string& key, const std::string& value) {
     source_->onConfigMap(manager::testing::sloConfigMap(key, value));
@@ -84,6 +89,21 @@ class NodeResourceControllerTest : public ::testing::Test {
   std::shared_ptr<controller::Controller> controller_;
   manager::testing::RunningController running_;
 };
+
+// Before the ConfigMap has been read, the defaults (colocation off) are no reason to touch a node.
+class NodeResourceControllerBeforeSyncTest : public NodeResourceControllerTest {
+ protected:
+  NodeResourceControllerBeforeSyncTest() { config_synced_ = false; }
+};
+
+TEST_F(NodeResourceControllerBeforeSyncTest, NothingIsWrittenBeforeTheConfigIsRead) {
+  applyConfig("colocation-config", R"({"enable": true})");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(api_.writeCount(), 0u);
+  EXPECT_EQ(explanation(), "");
+  config_synced_ = true;
+  EXPECT_TRUE(eventually([&] { return allocatable("kubernetes.io/batch-cpu") == "7400"; }));
+}
 
 TEST_F(NodeResourceControllerTest, FollowsTheConfigPodsAndKeepsOtherKeys) {
   // Koordinator's defaults: colocation disabled, nothing offered, and the node says why.

@@ -108,6 +108,17 @@ TEST(SloConfigSourceTest, AMalformedConfigKeepsTheLastGoodOneAndSaysWhy) {
   EXPECT_EQ(value(registry, "koord_manager_slo_config_valid"), 1);
 }
 
+TEST(SloConfigSourceTest, SyncedFollowsTheInformerAndIsTrueWithoutOne) {
+  auto source = SloConfigSource::create({});
+  ASSERT_TRUE(source.ok());
+  EXPECT_TRUE((*source)->synced());
+  bool informer_synced = false;
+  (*source)->setSynced([&] { return informer_synced; });
+  EXPECT_FALSE((*source)->synced());
+  informer_synced = true;
+  EXPECT_TRUE((*source)->synced());
+}
+
 TEST(SloConfigSourceTest, DeletingTheConfigMapReturnsToTheDefaults) {
   auto source = SloConfigSource::create({});
   ASSERT_TRUE(source.ok());
