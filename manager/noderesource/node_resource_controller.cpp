@@ -58,7 +58,7 @@ Result<std::shared_ptr<controller::Controller>> newNodeResourceController(NodeRe
   }
   KOORD_ASSIGN_OR_RETURN(auto nodes, deps.informers.informerFor<api::core::Node>(k8s::kNodes));
   KOORD_ASSIGN_OR_RETURN(auto pods, deps.informers.informerFor<api::core::Pod>(
-                                        k8s::kPods, {}, &k8s::decodePodForCache));
+                                        k8s::kPods, {}, &k8s::decodePodForAccounting));
   KOORD_ASSIGN_OR_RETURN(auto metrics,
                          deps.informers.informerFor<api::slo::NodeMetric>(k8s::kNodeMetrics));
   KOORD_ASSIGN_OR_RETURN(auto topologies,

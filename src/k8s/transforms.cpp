@@ -95,6 +95,49 @@ Result<api::core::Pod> decodePodForCache(Json&& object) {
   return decodeObject<api::core::Pod>(std::move(object));
 }
 
+namespace {
+
+// Keeps the members whose key is in a koordinator.sh domain ("koordinator.sh/x",
+// "scheduling.koordinator.sh/x", ...).
+void keepKoordinatorKeys(Json& map) {
+  if (!map.is_object()) {
+    return;
+  }
+  for (auto it = map.begin(); it != map.end();) {
+    const std::string_view key = it.key();
+    const size_t slash = key.find('/');
+    const std::string_view domain = key.substr(0, slash == std::string_view::npos ? 0 : slash);
+    const bool koordinator = domain == "koordinator.sh" || domain.ends_with(".koordinator.sh");
+    it = koordinator ? std::next(it) : map.erase(it);
+  }
+}
+
+}  // namespace
+
+Result<api::core::Pod> decodePodForAccounting(Json&& object) {
+  trimPodJson(object);
+  if (auto meta = object.find("metadata"); meta != object.end() && meta->is_object()) {
+    keepOnly(*meta, std::array<std::string_view, 8>{"name", "namespace", "uid", "resourceVersion",
+                                                    "creationTimestamp", "deletionTimestamp",
+                                                    "labels", "annotations"});
+    if (auto labels = meta->find("labels"); labels != meta->end()) {
+      keepKoordinatorKeys(*labels);
+    }
+    if (auto annotations = meta->find("annotations"); annotations != meta->end()) {
+      keepKoordinatorKeys(*annotations);
+    }
+  }
+  if (auto spec = object.find("spec"); spec != object.end() && spec->is_object()) {
+    keepOnly(*spec, std::array<std::string_view, 7>{"nodeName", "priority", "priorityClassName",
+                                                    "containers", "initContainers", "overhead",
+                                                    "resources"});
+  }
+  if (auto status = object.find("status"); status != object.end() && status->is_object()) {
+    keepOnly(*status, std::array<std::string_view, 2>{"phase", "qosClass"});
+  }
+  return decodeObject<api::core::Pod>(std::move(object));
+}
+
 Result<api::core::Pod> decodePodForNode(Json&& object) {
   trimPodJsonForNode(object);
   return decodeObject<api::core::Pod>(std::move(object));

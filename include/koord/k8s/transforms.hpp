@@ -22,6 +22,15 @@ namespace koord::k8s {
 // that needs readiness or container IDs uses decodePodForNode).
 [[nodiscard]] Result<api::core::Pod> decodePodForCache(Json&& object);
 
+// A Pod for a cache that only accounts for pods' resources node by node (koord-manager's node
+// resource controller: every Pod of the cluster, for the life of the process, read for its
+// requests, priority and QoS). Kept: metadata name, namespace, uid, resourceVersion and timestamps,
+// the labels and annotations whose key is in a koordinator.sh domain (qosClass, priority-class,
+// resource-status, ...); spec nodeName, priority, priorityClassName, containers' and init
+// containers' names and resources, overhead and pod-level resources; status phase and qosClass.
+// About half of decodePodForCache's resident size per pod.
+[[nodiscard]] Result<api::core::Pod> decodePodForAccounting(Json&& object);
+
 // A Pod for a node-local cache (koord-agent: the pods of one node). As decodePodForCache, but
 // status.conditions (type, status, reason, lastTransitionTime) and each container status's
 // name, containerID, ready and restartCount are kept (the agent finds cgroups by container ID).

@@ -77,6 +77,36 @@ TEST(TransformsTest, CachedPodDropsWhatNobodyReads) {
   EXPECT_LT(toJson(*cached).dump().size() * 2, typicalPod().dump().size());
 }
 
+TEST(TransformsTest, AccountingPodKeepsRequestsPriorityQosAndKoordinatorKeysOnly) {
+  auto full = decodeObject<api::core::Pod>(typicalPod());
+  auto cached = decodePodForCache(typicalPod());
+  auto lean = decodePodForAccounting(typicalPod());
+  ASSERT_TRUE(full.ok() && cached.ok() && lean.ok()) << lean.status().toString();
+  EXPECT_EQ(lean->metadata.name, full->metadata.name);
+  EXPECT_EQ(lean->metadata.namespace_, full->metadata.namespace_);
+  EXPECT_EQ(lean->spec.nodeName, "node-0042");
+  EXPECT_EQ(lean->spec.priority, full->spec.priority);
+  auto full_requests = api::core::podRequests(*full);
+  auto lean_requests = api::core::podRequests(*lean);
+  ASSERT_TRUE(full_requests.ok() && lean_requests.ok());
+  EXPECT_EQ(*lean_requests, *full_requests);
+  EXPECT_EQ(api::core::podQosClass(*lean), api::core::podQosClass(*full));
+  EXPECT_EQ(lean->status.phase, "Running");
+  EXPECT_EQ(lean->status.qosClass, "Burstable");
+  // Only koordinator.sh keys of labels and annotations stay.
+  EXPECT_EQ(lean->metadata.annotations.count("scheduling.koordinator.sh/resource-spec"), 1u);
+  for (const auto& [key, value] : lean->metadata.labels) {
+    EXPECT_NE(key.find("koordinator.sh/"), std::string::npos) << key;
+  }
+  for (const auto& [key, value] : lean->metadata.annotations) {
+    EXPECT_NE(key.find("koordinator.sh/"), std::string::npos) << key;
+  }
+  EXPECT_TRUE(lean->metadata.ownerReferences.empty());
+  EXPECT_TRUE(lean->spec.tolerations.empty());
+  EXPECT_TRUE(lean->status.podIP.empty());
+  EXPECT_LT(toJson(*lean).dump().size(), toJson(*cached).dump().size());
+}
+
 TEST(TransformsTest, OddShapesAreLeftToTheDecoder) {
   Json not_object = "text";
   trimPodJson(not_object);
