@@ -32,7 +32,7 @@
 #include "manager/cert/webhook_server.hpp"
 #include "manager/webhook/pod_mutating.hpp"
 #include "manager/webhook/review_io.hpp"
-#include "mutate_review.hpp"
+#include "test/unit/manager/webhook/mutate_review.hpp"
 
 namespace koord::manager::cert {
 namespace {

@@ -2,9 +2,9 @@
 // Deployment's pod with managedFields, an init container, two containers, probes, volumes and
 // tolerations; a 4.6 KB body) and the cluster it is admitted in (three ClusterColocationProfiles:
 // a batch profile that matches and converts the resources, one whose namespaceSelector does not
-// match, one at 50% probability). The same review and profiles as
-// test/unit/manager/webhook/mutate_bench.cpp, the in-process bench, so that the HTTPS figure
-// differs from it only by the transport.
+// match, one at 50% probability). Shared by the in-process bench (mutate_bench.cpp) and the
+// HTTPS one (test/unit/manager/cert/https_mutate_bench.cpp), so that their figures differ only by
+// the transport.
 #pragma once
 
 #include <string>
