@@ -7,9 +7,9 @@
 //                                                .config = slo_config_source, ...});
 //   manager.add(*controller);  // reconciles while this replica leads
 //
-// It asks the factory for the Node, Pod (decodePodForAccounting), NodeMetric and NodeResourceTopology
-// informers (the factory starts them with the others), adds kPodNodeNameIndex to the Pod cache
-// (an index of that name already there is taken to be the same), and enqueues:
+// It asks the factory for the Node, Pod (decodePodForAccounting), NodeMetric and
+// NodeResourceTopology informers (the factory starts them with the others), adds kPodNodeNameIndex
+// to the Pod cache (an index of that name already there is taken to be the same), and enqueues:
 // - a node on its add, update and delete;
 // - the node of a pod (spec.nodeName) on the pod's add and delete, and the old and the new node on
 //   an update;
