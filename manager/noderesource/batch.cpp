@@ -35,44 +35,32 @@ int slot(Resource r) {
 PodSums sumPods(const PodRefs& pods, const api::slo::NodeMetric& metric,
                 std::vector<std::string>& notes) {
   PodSums sums;
-  std::map<std::string, const api::slo::PodMetricInfo*> metrics;
-  for (const auto& pod_metric : metric.status.podsMetric) {
-    metrics[metricKey(pod_metric)] = &pod_metric;
-  }
-  std::map<std::string, const api::slo::PodMetricInfo*> dangling = metrics;
-  for (const api::core::Pod* pod : pods) {
-    PodView view = viewOf(*pod, notes);
-    if (!view.active) {
-      continue;
-    }
-    auto it = metrics.find(view.key);
-    const api::slo::PodMetricInfo* pod_metric = it == metrics.end() ? nullptr : it->second;
-    if (pod_metric != nullptr) {
-      dangling.erase(view.key);
-    }
-    if (isLowPriority(view.priority)) {
-      continue;
-    }
-    ++sums.hp_pods;
-    if (pod_metric == nullptr) {
-      ++sums.without_metric;
-    }
-    for (Resource r : {Resource::kCPU, Resource::kMemory}) {
-      int i = slot(r);
-      int64_t request = requestOf(view, r);
-      sums.request[i] += request;
-      if (pod_metric == nullptr) {
-        sums.used[i] += request;
-        sums.max_used_req[i] += request;
-        continue;
-      }
-      int64_t usage = amountOf(pod_metric->podUsage.resources, r);
-      // LSE pods do not give back CPU: they are charged their CPU request.
-      int64_t used = (r == Resource::kCPU && view.qos == api::QoSClass::kLSE) ? request : usage;
-      sums.used[i] += used;
-      sums.max_used_req[i] += std::max(request, usage);
-    }
-  }
+  const auto dangling = visitActivePods(
+      pods, metric, notes,
+      [&](const api::core::Pod&, const PodView& view, const api::slo::PodMetricInfo* pod_metric) {
+        if (isLowPriority(view.priority)) {
+          return;
+        }
+        ++sums.hp_pods;
+        if (pod_metric == nullptr) {
+          ++sums.without_metric;
+        }
+        for (Resource r : {Resource::kCPU, Resource::kMemory}) {
+          int i = slot(r);
+          int64_t request = requestOf(view, r);
+          sums.request[i] += request;
+          if (pod_metric == nullptr) {
+            sums.used[i] += request;
+            sums.max_used_req[i] += request;
+            continue;
+          }
+          int64_t usage = amountOf(pod_metric->podUsage.resources, r);
+          // LSE pods do not give back CPU: they are charged their CPU request.
+          int64_t used = (r == Resource::kCPU && view.qos == api::QoSClass::kLSE) ? request : usage;
+          sums.used[i] += used;
+          sums.max_used_req[i] += std::max(request, usage);
+        }
+      });
   for (const auto& [key, pod_metric] : dangling) {
     if (isLowPriority(api::parsePriorityClass(pod_metric->priority))) {
       continue;

@@ -170,6 +170,29 @@ PodView viewOf(const api::core::Pod& pod, std::vector<std::string>& notes) {
   return out;
 }
 
+std::map<std::string, const api::slo::PodMetricInfo*> visitActivePods(
+    const PodRefs& pods, const api::slo::NodeMetric& metric, std::vector<std::string>& notes,
+    const ActivePodVisitor& visit) {
+  std::map<std::string, const api::slo::PodMetricInfo*> metrics;
+  for (const auto& pod_metric : metric.status.podsMetric) {
+    metrics[metricKey(pod_metric)] = &pod_metric;
+  }
+  std::map<std::string, const api::slo::PodMetricInfo*> dangling = metrics;
+  for (const api::core::Pod* pod : pods) {
+    const PodView view = viewOf(*pod, notes);
+    if (!view.active) {
+      continue;
+    }
+    auto it = metrics.find(view.key);
+    const api::slo::PodMetricInfo* pod_metric = it == metrics.end() ? nullptr : it->second;
+    if (pod_metric != nullptr) {
+      dangling.erase(view.key);
+    }
+    visit(*pod, view, pod_metric);
+  }
+  return dangling;
+}
+
 void dedupeNotes(std::vector<std::string>& notes) {
   std::vector<std::string> unique;
   for (auto& note : notes) {

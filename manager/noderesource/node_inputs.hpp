@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -97,6 +99,15 @@ struct PodView {
 [[nodiscard]] inline int64_t requestOf(const PodView& pod, Resource r) {
   return r == Resource::kCPU ? pod.requestCPU : pod.requestMemory;
 }
+
+// Visits every pod in phase Running or Pending with its view and its metric in NodeMetric
+// status.podsMetric (matched by namespace/name; nullptr when none), and returns the pod metrics
+// that matched no such pod ("dangling": deleted or finished pods), by "<namespace>/<name>".
+using ActivePodVisitor = std::function<void(const api::core::Pod& pod, const PodView& view,
+                                            const api::slo::PodMetricInfo* metric)>;
+[[nodiscard]] std::map<std::string, const api::slo::PodMetricInfo*> visitActivePods(
+    const PodRefs& pods, const api::slo::NodeMetric& metric, std::vector<std::string>& notes,
+    const ActivePodVisitor& visit);
 
 // Removes repeated notes (one bad annotation is read for both resources), keeping the first.
 void dedupeNotes(std::vector<std::string>& notes);

@@ -117,46 +117,36 @@ std::optional<std::vector<ZoneBatch>> calculateZoneBatch(
   std::vector<Pair> used(n, Pair{0, 0});
   std::vector<Pair> max_used_req(n, Pair{0, 0});
 
-  std::map<std::string, const api::slo::PodMetricInfo*> metrics;
-  for (const auto& pod_metric : metric.status.podsMetric) {
-    metrics[metricKey(pod_metric)] = &pod_metric;
-  }
-  std::map<std::string, const api::slo::PodMetricInfo*> dangling = metrics;
-  for (const api::core::Pod* pod : pods) {
-    PodView view = viewOf(*pod, notes);
-    if (!view.active) {
-      continue;
-    }
-    auto it = metrics.find(view.key);
-    const api::slo::PodMetricInfo* pod_metric = it == metrics.end() ? nullptr : it->second;
-    if (pod_metric != nullptr) {
-      dangling.erase(view.key);
-    }
-    if (isBatchOrFree(view.priority)) {
-      continue;
-    }
-    const Pair request{view.requestCPU, view.requestMemory};
-    const Pair usage = pod_metric == nullptr ? request : amounts(pod_metric->podUsage.resources);
-    const std::set<int> bound = podZones(*pod, n);
-    const auto share = static_cast<int64_t>(bound.empty() ? n : bound.size());
-    const Pair zone_request = divide(request, share);
-    const Pair zone_usage = divide(usage, share);
-    for (int i = 0; i < n; ++i) {
-      if (!bound.empty() && bound.count(i) == 0) {
-        continue;
-      }
-      add(requested[i], zone_request);
-      if (pod_metric == nullptr) {
-        add(used[i], zone_request);
-        add(max_used_req[i], zone_request);
-        continue;
-      }
-      const bool lse = view.qos == api::QoSClass::kLSE;
-      add(used[i], {lse ? zone_request[0] : zone_usage[0], zone_usage[1]});
-      add(max_used_req[i],
-          {std::max(zone_request[0], zone_usage[0]), std::max(zone_request[1], zone_usage[1])});
-    }
-  }
+  const auto dangling = visitActivePods(
+      pods, metric, notes,
+      [&](const api::core::Pod& pod, const PodView& view,
+          const api::slo::PodMetricInfo* pod_metric) {
+        if (isBatchOrFree(view.priority)) {
+          return;
+        }
+        const Pair request{view.requestCPU, view.requestMemory};
+        const Pair usage =
+            pod_metric == nullptr ? request : amounts(pod_metric->podUsage.resources);
+        const std::set<int> bound = podZones(pod, n);
+        const auto share = static_cast<int64_t>(bound.empty() ? n : bound.size());
+        const Pair zone_request = divide(request, share);
+        const Pair zone_usage = divide(usage, share);
+        for (int i = 0; i < n; ++i) {
+          if (!bound.empty() && bound.count(i) == 0) {
+            continue;
+          }
+          add(requested[i], zone_request);
+          if (pod_metric == nullptr) {
+            add(used[i], zone_request);
+            add(max_used_req[i], zone_request);
+            continue;
+          }
+          const bool lse = view.qos == api::QoSClass::kLSE;
+          add(used[i], {lse ? zone_request[0] : zone_usage[0], zone_usage[1]});
+          add(max_used_req[i],
+              {std::max(zone_request[0], zone_usage[0]), std::max(zone_request[1], zone_usage[1])});
+        }
+      });
   for (const auto& [key, pod_metric] : dangling) {
     if (isBatchOrFree(api::parsePriorityClass(pod_metric->priority))) {
       continue;
