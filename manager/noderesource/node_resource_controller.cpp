@@ -1,6 +1,9 @@
 #include "manager/noderesource/node_resource_controller.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <set>
+#include <vector>
 
 #include "koord/api/core/pod.hpp"
 #include "koord/api/slo/node_metric.hpp"
@@ -84,11 +87,16 @@ Result<std::shared_ptr<controller::Controller>> newNodeResourceController(NodeRe
   controller_options.workers = deps.workers;
   // Nothing is computed before every input has been listed once: a node reconciled before its
   // NodeMetric or its pods arrived would lose batch, or get it from a partial pod list.
+  // The informers by plain pointer: the factory owns them and outlives the controller, and their
+  // handlers hold the controller, so owning them here would make a cycle.
+  const std::vector<const k8s::InformerBase*> informers = {nodes.get(), pods.get(), metrics.get(),
+                                                           topologies.get()};
   controller_options.reconcile =
-      [reconciler, nodes, pods, metrics, topologies, config = deps.config](
+      [reconciler, informers, config = deps.config](
           const std::stop_token&, const std::string& key) -> Result<controller::ReconcileResult> {
-    if (!nodes->hasSynced() || !pods->hasSynced() || !metrics->hasSynced() ||
-        !topologies->hasSynced() || !config->synced()) {
+    const bool synced = std::all_of(informers.begin(), informers.end(),
+                                    [](const k8s::InformerBase* i) { return i->hasSynced(); });
+    if (!synced || !config->synced()) {
       return controller::ReconcileResult::requeueAfter(std::chrono::seconds(1));
     }
     return reconciler->reconcile(key);
