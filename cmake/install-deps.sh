@@ -13,6 +13,9 @@ packages=(
   # Only for the bounded libFuzzer runs (test/fuzz/run-libfuzzer.sh): g++ has no libFuzzer.
   clang-14 libclang-rt-14-dev
   openssl curl ca-certificates python3 python3-yaml
+  # Only for the one-node cluster (test/node): the OCI runtime, the CNI plugins, kube-proxy's
+  # iptables and conntrack, and umoci to build images without a Docker daemon.
+  runc containernetworking-plugins iptables conntrack iproute2 umoci
 )
 
 missing=()

@@ -2,7 +2,8 @@
 # Runs every koord test on a Debian 12 machine: installs the dependencies (cmake/install-deps.sh),
 # builds the real control plane the integration tests use (test/controlplane/build-binaries.sh:
 # etcd, kube-apiserver, kube-scheduler, kube-controller-manager, kubectl, helm and kwok from the Go
-# module proxy, cached under ~/.cache/koord, so only the first run pays for it), builds the unit
+# module proxy, and with --node the kubelet, kube-proxy and containerd the one-node cluster of
+# test/node runs, cached under ~/.cache/koord, so only the first run pays for it), builds the unit
 # tests under the `asan` preset (ASan + UBSan) and everything under `default` (RelWithDebInfo), runs
 # the unit tests under `asan` and every test under `default`, then fuzzes each libFuzzer target
 # for a bounded time (clang's `fuzz` preset, test/fuzz/run-libfuzzer.sh). Exits non-zero on the
@@ -15,7 +16,7 @@ stage() { echo "=== [$((SECONDS - started))s] $*"; }
 
 bash cmake/install-deps.sh
 stage "control plane binaries"
-bash test/controlplane/build-binaries.sh
+bash test/controlplane/build-binaries.sh --node
 
 stage "build: asan (the unit tests only: all that runs under the sanitizers)"
 cmake --preset asan >/dev/null

@@ -2,6 +2,7 @@
 # Debian runtime libraries it links. Build from the repository root:
 #   docker build -f deploy/docker/koord-agent.Dockerfile -t ghcr.io/koord/koord-agent:0.1.0 .
 # It runs as root: it writes the host's cgroup files (see the chart's agent DaemonSet).
+# test/node/images.sh builds the same image without Docker (docs/install.md).
 FROM debian:bookworm AS build
 RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       build-essential cmake ninja-build pkg-config \

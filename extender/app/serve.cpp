@@ -41,6 +41,9 @@ namespace koord::extender::app {
 namespace {
 
 constexpr std::chrono::seconds kStopGrace(10);
+// /readyz answers 503 once any informer has been failing this long (client-go's longest backoff
+// between retries is 30 s, so this is two or more refused attempts in a row).
+constexpr std::chrono::seconds kUnreadyAfterFailing(30);
 
 std::string podKey(const api::core::Pod& pod) {
   return pod.metadata.namespace_ + "/" + pod.metadata.name;
@@ -256,8 +259,10 @@ Status serve(const config::KoordExtenderConfiguration& config, const log::Logger
   framework::ObjectStore objects;
   KOORD_ASSIGN_OR_RETURN(std::function<bool()> objects_synced,
                          objects::watchKinds(plugins::kindsRead(enabled), factory, objects));
-  std::function<bool()> synced = [cluster_synced, objects_synced] {
-    return cluster_synced() && objects_synced();
+  // Ready once every cache has synced, and not while any informer has failed to list or watch
+  // for kUnreadyAfterFailing: its cache is then stale (RBAC taken away, API server unreachable).
+  std::function<bool()> synced = [cluster_synced, objects_synced, &factory] {
+    return cluster_synced() && objects_synced() && factory.failingFor() < kUnreadyAfterFailing;
   };
 
   framework::BasicHandle handle(state, clock, logger, &objects, &allocations);

@@ -7,7 +7,7 @@
 //   POST <prefix>/bind        ExtenderBindingArgs    -> ExtenderBindingResult
 //   POST <prefix>/preempt     ExtenderPreemptionArgs -> ExtenderPreemptionResult
 //   GET  /healthz             200 "ok" while the process serves
-//   GET  /readyz              200 "ok" once ExtenderService::ready(), 503 "not ready" before
+//   GET  /readyz              200 "ok" while ExtenderService::ready(), 503 "not ready" otherwise
 //   GET  /metrics             the Prometheus text format of the MetricsRegistry
 // Replies use the wire shape of k8s.io/kube-scheduler/extender/v1 (PascalCase keys, unset fields
 // as null). A body that is not JSON or does not decode as the verb's request type is answered 400

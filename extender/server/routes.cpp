@@ -242,8 +242,10 @@ Status registerExtenderRoutes(http::HttpServer& server, ExtenderService& service
     return http::HttpResponse::text(200, "ok\n");
   }));
   KOORD_RETURN_IF_ERROR(server.route("GET", "/readyz", [&service](const http::HttpRequest&) {
-    return service.ready() ? http::HttpResponse::text(200, "ok\n")
-                           : http::HttpResponse::text(503, "not ready: caches have not synced\n");
+    return service.ready()
+               ? http::HttpResponse::text(200, "ok\n")
+               : http::HttpResponse::text(
+                     503, "not ready: caches not synced, or stale (lists and watches failing)\n");
   }));
   return metrics::registerMetricsRoute(server, metrics, "/metrics");
 }

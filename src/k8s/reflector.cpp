@@ -57,6 +57,12 @@ std::string Reflector::path() const {
   return p + "/" + options_.gvr.resource;
 }
 
+void Reflector::markFailing() {
+  if (stats_.failing_since == Clock::TimePoint{}) {
+    stats_.failing_since = clock_->now();
+  }
+}
+
 bool Reflector::waitBackoff(Backoff& backoff) {
   const Clock::TimePoint deadline = clock_->now() + backoff.next();
   std::unique_lock lock(mu_);
@@ -78,6 +84,7 @@ void Reflector::run() {
         {
           std::lock_guard lock(mu_);
           ++stats_.errors;
+          markFailing();
         }
         if (!waitBackoff(backoff)) {
           return;
@@ -87,6 +94,7 @@ void Reflector::run() {
       {
         std::lock_guard lock(mu_);
         ++stats_.lists;
+        stats_.failing_since = Clock::TimePoint{};
         if (gone) {
           ++stats_.gone_relists;
         }
@@ -102,6 +110,10 @@ void Reflector::run() {
     }
     if (stats().events != events_before) {
       backoff.reset();
+    }
+    if (failure.isOk() || stats().events != events_before) {
+      std::lock_guard lock(mu_);
+      stats_.failing_since = Clock::TimePoint{};
     }
     switch (next) {
       case Next::kRelistGone:
@@ -122,6 +134,7 @@ void Reflector::run() {
       {
         std::lock_guard lock(mu_);
         ++stats_.errors;
+        markFailing();
       }
       if (!waitBackoff(backoff)) {
         return;
@@ -197,6 +210,11 @@ Reflector::Next Reflector::watchOnce(Status& failure) {
       return;  // the stream is being abandoned; later events are seen again after the restart
     }
     saw_anything = true;
+    if (event.type != WatchEventType::kError) {
+      // A bookmark (kube-apiserver sends one about every minute) or an event: the watch works.
+      std::lock_guard lock(mu_);
+      stats_.failing_since = Clock::TimePoint{};
+    }
     switch (event.type) {
       case WatchEventType::kBookmark: {
         if (!event.resource_version.empty()) {

@@ -3,8 +3,12 @@
 # module proxy through the wrapper modules in gomod/: etcd, kube-apiserver, kube-scheduler,
 # kube-controller-manager, kubectl, helm and kwok (fake kubelets), version-stamped, into a cache keyed by version:
 #   ${KOORD_CACHE:-~/.cache/koord}/k8s-<ver>/bin, etcd-<ver>/bin, helm-<ver>/bin, kwok-<ver>/bin
+# With --node, also what a real node runs (test/node): kubelet and kube-proxy into k8s-<ver>/bin,
+# and containerd, ctr and containerd-shim-runc-v2 into containerd-<ver>/bin. runc and the CNI
+# plugins are Debian's packages (cmake/install-deps.sh).
 # A binary already in the cache is not rebuilt, so a second run costs seconds.
-# Prints the bin directories' path as the last line (`export PATH=...` friendly).
+# Prints the bin directories' path as the last line (`export PATH=...` friendly; k8s first, then
+# etcd, helm, kwok and, with --node, containerd).
 # Environment: KOORD_CACHE (cache root), KOORD_GO_PARALLEL (go build -p, default 2).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -15,6 +19,14 @@ K8S_VERSION=v1.36.3
 ETCD_VERSION=v3.6.16
 HELM_VERSION=v3.22.0
 KWOK_VERSION=v0.8.0
+CONTAINERD_VERSION=v2.4.2
+
+node=0
+case "${1:-}" in
+  --node) node=1 ;;
+  "") ;;
+  *) echo "usage: build-binaries.sh [--node]" >&2; exit 2 ;;
+esac
 
 command -v go >/dev/null || { echo "build-binaries: go is not installed" >&2; exit 1; }
 export CGO_ENABLED=0 GOFLAGS=-mod=mod
@@ -60,4 +72,16 @@ build helm "$cache/helm-$HELM_VERSION/bin" \
 build kwok "$cache/kwok-$KWOK_VERSION/bin" \
   "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=$KWOK_VERSION" sigs.k8s.io/kwok/cmd/kwok
 
-echo "$cache/k8s-$K8S_VERSION/bin:$cache/etcd-$ETCD_VERSION/bin:$cache/helm-$HELM_VERSION/bin:$cache/kwok-$KWOK_VERSION/bin"
+path="$cache/k8s-$K8S_VERSION/bin:$cache/etcd-$ETCD_VERSION/bin:$cache/helm-$HELM_VERSION/bin:$cache/kwok-$KWOK_VERSION/bin"
+if [ $node -eq 1 ]; then
+  # Static (CGO off) like the rest: kubelet's cgo parts are optional, and containerd then leaves
+  # out the btrfs snapshotter, which the one-node cluster does not use (it uses overlayfs).
+  build kubernetes "$cache/k8s-$K8S_VERSION/bin" "$k8s_ldflags" \
+    k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-proxy
+  build containerd "$cache/containerd-$CONTAINERD_VERSION/bin" \
+    "-s -w -X github.com/containerd/containerd/v2/version.Version=$CONTAINERD_VERSION" \
+    github.com/containerd/containerd/v2/cmd/containerd github.com/containerd/containerd/v2/cmd/ctr \
+    github.com/containerd/containerd/v2/cmd/containerd-shim-runc-v2
+  path+=":$cache/containerd-$CONTAINERD_VERSION/bin"
+fi
+echo "$path"

@@ -2,7 +2,7 @@
 # A real, throw-away Kubernetes control plane on loopback, for koord's tests, demos and by hand.
 #
 #   cluster.sh start DIR [--kwok] [--kwok-nodes-only] [--no-kcm] [--scheduler-config FILE]
-#                        [--node-lease-seconds N]
+#                        [--node-lease-seconds N] [--node-ip IP]
 #       Starts etcd, kube-apiserver (TLS, token auth, RBAC), kube-controller-manager and, when asked,
 #       kwok (fake kubelets) and kube-scheduler, each on a free loopback port. kwok makes its nodes
 #       Ready and renews their Leases, and runs bound pods (Running, Ready, deletion), unless
@@ -11,6 +11,12 @@
 #       In FILE, @KUBECONFIG@ is replaced by the kubeconfig's path. --node-lease-seconds N (default
 #       40, a kubelet's) is the kwok nodes' Lease duration: kwok renews each Lease every N/4 s, and
 #       kube-controller-manager waits N + 10 s without a renewal before it marks a node unreachable.
+#       --node-ip IP makes a control plane for real kubelets and pods (test/node/up.sh): kube-apiserver
+#       listens on every address and advertises IP (the kubernetes Service's endpoint, which pods reach
+#       through kube-proxy), the ServiceAccount admission plugin mounts tokens into pods, kube-apiserver
+#       presents a client certificate to kubelets (DIR/certs/kubelet-client-ca.crt signs it), the
+#       requests of koordinator-system's ServiceAccounts go to the audit log DIR/logs/audit.log
+#       (JSON lines), and the kubeconfig names https://IP:port.
 #   cluster.sh start-scheduler DIR FILE    starts (or restarts) kube-scheduler with config FILE (and the
 #                                          flags in $KOORD_SCHEDULER_FLAGS, if set)
 #   cluster.sh stop-scheduler DIR
@@ -81,18 +87,25 @@ stop_pid() { # stop_pid PID: SIGTERM, wait up to 10 s, then SIGKILL
 api_ready() { curl -sfk -H "Authorization: Bearer $TOKEN" "https://127.0.0.1:$APISERVER_PORT/readyz"; }
 
 start_apiserver() {
+  local node_flags=(--bind-address=127.0.0.1 --advertise-address=127.0.0.1
+                    --disable-admission-plugins=ServiceAccount --endpoint-reconciler-type=none)
+  if [ -n "${NODE_IP:-}" ]; then
+    node_flags=(--bind-address=0.0.0.0 --advertise-address="$NODE_IP"
+                --kubelet-client-certificate="$DIR/certs/kubelet-client.crt"
+                --kubelet-client-key="$DIR/certs/kubelet-client.key"
+                --kubelet-preferred-address-types=InternalIP,Hostname
+                --audit-policy-file="$DIR/audit-policy.yaml" --audit-log-path="$DIR/logs/audit.log"
+                --audit-log-format=json)
+  fi
   "$K8S_BIN/kube-apiserver" \
-    --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
-    --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$APISERVER_PORT" \
+    --etcd-servers="http://127.0.0.1:$ETCD_PORT" "${node_flags[@]}" --secure-port="$APISERVER_PORT" \
     --cert-dir="$DIR/certs" \
     --service-account-issuer=https://kubernetes.default.svc \
     --service-account-key-file="$DIR/sa.key" --service-account-signing-key-file="$DIR/sa.key" \
     --service-cluster-ip-range=10.0.0.0/24 \
     --token-auth-file="$DIR/tokens.csv" \
     --authorization-mode=RBAC \
-    --disable-admission-plugins=ServiceAccount \
     --allow-privileged=true \
-    --endpoint-reconciler-type=none \
     >>"$DIR/logs/kube-apiserver.log" 2>&1 &
   APISERVER_PID=$!
   save APISERVER_PID "$APISERVER_PID"
@@ -122,6 +135,7 @@ cmd_start() {
       --kwok-nodes-only) kwok=1; kwok_pods=0 ;;
       --no-kcm) kcm=0 ;;
       --scheduler-config) scheduler_config="$2"; shift ;;
+      --node-ip) NODE_IP="$2"; shift ;;
       --node-lease-seconds)
         [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || die "--node-lease-seconds takes a whole number of seconds"
         lease_seconds="$2"; shift ;;
@@ -143,6 +157,28 @@ cmd_start() {
   echo "$TOKEN,admin,admin-uid,\"system:masters\"" > "$DIR/tokens.csv"
   openssl genrsa -out "$DIR/sa.key" 2048 2>/dev/null
   save TOKEN "$TOKEN"
+  if [ -n "${NODE_IP:-}" ]; then
+    save NODE_IP "$NODE_IP"
+    # kubelets trust this CA for client certificates; kube-apiserver's (system:masters) is signed by it.
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj /CN=koord-kubelet-client-ca \
+      -keyout "$DIR/certs/kubelet-client-ca.key" -out "$DIR/certs/kubelet-client-ca.crt" 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -subj "/O=system:masters/CN=kube-apiserver-kubelet-client" \
+      -keyout "$DIR/certs/kubelet-client.key" -out "$DIR/certs/kubelet-client.csr" 2>/dev/null
+    openssl x509 -req -in "$DIR/certs/kubelet-client.csr" -CA "$DIR/certs/kubelet-client-ca.crt" \
+      -CAkey "$DIR/certs/kubelet-client-ca.key" -CAcreateserial -days 3650 \
+      -out "$DIR/certs/kubelet-client.crt" 2>/dev/null
+    # The audit log records every request of a ServiceAccount of a koord component (their
+    # namespace), so a test can tell which of the rights RBAC grants them they used.
+    cat > "$DIR/audit-policy.yaml" <<'POLICY'
+apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+  - level: Metadata
+    userGroups: ["system:serviceaccounts:koordinator-system"]
+  - level: None
+POLICY
+  fi
 
   ETCD_PORT="$(free_port)"
   local peer_port
@@ -161,13 +197,14 @@ cmd_start() {
   save APISERVER_PORT "$APISERVER_PORT"
   start_apiserver
 
-  write_kubeconfig "$DIR/kubeconfig" "https://127.0.0.1:$APISERVER_PORT" "$DIR/certs/apiserver.crt" \
-    "$TOKEN"
+  write_kubeconfig "$DIR/kubeconfig" "https://${NODE_IP:-127.0.0.1}:$APISERVER_PORT" \
+    "$DIR/certs/apiserver.crt" "$TOKEN"
   save KUBECONFIG "$DIR/kubeconfig"
 
   if [ $kcm -eq 1 ]; then
     local controllers="*"
-    [ $kwok -eq 1 ] || controllers="*,-node-lifecycle-controller"
+    # Without a kubelet or kwok, nothing renews node Leases: leave nodes alone.
+    [ $kwok -eq 1 ] || [ -n "${NODE_IP:-}" ] || controllers="*,-node-lifecycle-controller"
     "$K8S_BIN/kube-controller-manager" --kubeconfig="$DIR/kubeconfig" --leader-elect=false \
       --bind-address=127.0.0.1 --secure-port=0 --controllers="$controllers" \
       --service-account-private-key-file="$DIR/sa.key" --root-ca-file="$DIR/certs/apiserver.crt" \

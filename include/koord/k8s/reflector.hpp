@@ -92,6 +92,10 @@ struct ReflectorStats {
   uint64_t bookmarks = 0;       // bookmarks seen
   uint64_t errors = 0;          // failed requests, broken streams, ERROR events other than 410
   uint64_t handler_errors = 0;  // items or events the handler refused
+  // When the current run of failed lists and watches began (the first failure after a success);
+  // the epoch (TimePoint{}) while the last request succeeded. A cache whose reflector has been
+  // failing for long is stale: readiness checks read this (SharedInformerFactory::failingFor).
+  Clock::TimePoint failing_since{};
 };
 
 class Reflector {
@@ -121,6 +125,8 @@ class Reflector {
   Next watchOnce(Status& failure);
   // Waits the next backoff delay or until stopped; false when stopped.
   bool waitBackoff(Backoff& backoff);
+  // Starts the failing period (ReflectorStats::failing_since) unless one runs; mu_ held.
+  void markFailing();
   [[nodiscard]] bool stopped() const { return stop_.load(); }
   void setResourceVersion(const std::string& rv);
   std::string path() const;

@@ -116,6 +116,23 @@ class SharedInformerFactory {
     return true;
   }
 
+  // The longest time any informer's lists and watches have been failing without a success in
+  // between (zero when none fails): how stale the oldest part of the cache may be.
+  [[nodiscard]] Clock::Duration failingFor() const {
+    RealClock real;
+    const Clock& clock =
+        options_.clock == nullptr ? static_cast<const Clock&>(real) : *options_.clock;
+    const Clock::TimePoint now = clock.now();
+    Clock::Duration longest = Clock::Duration::zero();
+    for (const auto& informer : snapshot()) {
+      const Clock::TimePoint since = informer->stats().failing_since;
+      if (since != Clock::TimePoint{} && now - since > longest) {
+        longest = now - since;
+      }
+    }
+    return longest;
+  }
+
   // Stops every informer (joins their threads); idempotent.
   void shutdown() {
     for (const auto& informer : snapshot()) {

@@ -4,6 +4,7 @@
 
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "koord/api/core/objects.hpp"
@@ -280,6 +281,53 @@ TEST(InformerTest, NotSyncedWhileTheServerIsDown) {
   informer.stop();  // returns although the reflector is in a backoff wait
   EXPECT_FALSE(informer.hasSynced());
   EXPECT_GE(client.listRequests().size(), 1u);
+}
+
+// A refused watch (RBAC taken away) marks the cache stale from that moment; the next watch that
+// delivers anything (here a bookmark) marks it fresh again.
+TEST(InformerTest, FailingSinceRunsFromTheFirstFailureToTheNextSuccess) {
+  ScriptedClient client;
+  client.addListPage(page({configMap("a", "1")}, "1"));
+  client.addWatch({{}, Status::permissionDenied("configmaps is forbidden")});
+  client.addWatch({{bookmark("2")}, Status::ok()});
+  FakeClock clock;
+  ReflectorOptions o = options();
+  o.clock = &clock;
+  o.backoff.initial = std::chrono::seconds(60);
+  o.backoff.cap = std::chrono::seconds(60);
+  Informer<ConfigMap> informer(client, o);
+  informer.start();
+  while (informer.stats().errors < 1 || clock.waiterCount() < 1) {  // in the backoff wait
+    std::this_thread::yield();
+  }
+  const Clock::TimePoint failed_at = clock.now();
+  EXPECT_EQ(informer.stats().failing_since, failed_at);
+  clock.advance(std::chrono::seconds(30));
+  EXPECT_EQ(informer.stats().failing_since, failed_at);  // still waiting to retry: still stale
+  clock.advance(std::chrono::seconds(31));
+  ASSERT_TRUE(client.waitIdle(3));
+  EXPECT_EQ(informer.stats().failing_since, Clock::TimePoint{});
+  informer.stop();
+}
+
+TEST(SharedInformerFactoryTest, FailingForIsTheLongestRunOfFailures) {
+  ScriptedClient client;  // no scripted list: every list fails
+  FakeClock clock;
+  SharedInformerFactoryOptions options;
+  options.clock = &clock;
+  SharedInformerFactory factory(client, options);
+  auto informer =
+      factory.informerFor<ConfigMap>(GroupVersionResource{"", "v1", "configmaps"}, {"ns", "", ""});
+  ASSERT_TRUE(informer.ok());
+  EXPECT_EQ(factory.failingFor(), Clock::Duration::zero());
+  factory.start();
+  while ((*informer)->stats().errors < 1 || clock.waiterCount() < 1) {
+    std::this_thread::yield();
+  }
+  EXPECT_EQ(factory.failingFor(), Clock::Duration::zero());  // failing since this instant
+  clock.advance(std::chrono::seconds(45));
+  EXPECT_EQ(factory.failingFor(), std::chrono::seconds(45));
+  factory.shutdown();
 }
 
 TEST(SharedInformerFactoryTest, OneInformerPerResourceAndScope) {

@@ -1,0 +1,316 @@
+#!/usr/bin/env bash
+# The chart on a real node: test/node/up.sh starts the control plane, containerd, a kubelet and
+# kube-proxy on this host (plus one kwok node) and runs `helm install`; then, as a user would see it:
+#   - every Deployment and DaemonSet is Ready, its containers run in containerd;
+#   - a pod with schedulerName koord-scheduler is placed by the in-cluster kube-scheduler through
+#     koord-extender (the extender's own counters say so) and runs in a real container;
+#   - koord-agent, from its container, reports the node's NodeResourceTopology and NodeMetric;
+#     koord-manager turns the NodeMetric into batch resources on the Node;
+#   - a BE pod asking for batch-cpu and batch-memory gets its limits written by koord-agent into
+#     the cgroups the kubelet and containerd made, and the kernel holds its busy process to them;
+#   - helm upgrade with a changed value rolls koord-scheduler;
+#   - koord-extender's readiness drops when its ServiceAccount loses the right to list
+#     Reservations (and kube-apiserver restarts, ending the watches that were open), and comes
+#     back when the right is restored; liveness holds throughout;
+#   - the audit log of the run: no request of a koord ServiceAccount was refused, and every right
+#     RBAC grants them was used, but for the ones listed below with the reason they are kept;
+#   - helm uninstall leaves no workload, webhook or policy behind (the CRDs stay: Helm never
+#     deletes what a chart's crds/ installed);
+#   - down.sh leaves no process, mount, cgroup, link or directory behind.
+# Usage: node_e2e_test.sh BUILD_DIR. Needs root, and a kernel that runs containers: when the host
+# cannot, it fails with up.sh's reason (it is never skipped).
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+# shellcheck source=test/e2e/lib/checks.sh
+source "$repo/test/e2e/lib/checks.sh"
+build_dir="$(cd "${1:?usage: node_e2e_test.sh BUILD_DIR}" && pwd)"
+DIR="$(mktemp -d /tmp/koord-node-e2e.XXXXXX)"
+ns=koordinator-system
+
+finish() {
+  if [ "$failures" -gt 0 ] && [ -d "$DIR/logs" ]; then
+    kubectl get pods -A -o wide 2>/dev/null
+    for f in kubelet containerd kube-proxy; do
+      echo "--- $f.log (tail)"; tail -n 15 "$DIR/logs/$f.log" 2>/dev/null
+    done
+    for f in /var/log/pods/"$ns"_*/*/*.log; do
+      [ -f "$f" ] && { echo "--- $f (tail)"; tail -n 10 "$f"; }
+    done
+  fi
+  bash "$here/down.sh" --dir "$DIR" >/dev/null 2>&1
+}
+trap finish EXIT
+
+cat > "$DIR/values.yaml" <<'EOF'
+manager:
+  sloControllerConfig:
+    data:
+      # NodeMetric every 10 s instead of 60 s, so that batch resources appear quickly.
+      colocation-config: |
+        {"enable": true, "metricReportIntervalSeconds": 10, "metricAggregateDurationSeconds": 60}
+      resource-threshold-config: |
+        {"clusterStrategy": {"enable": true}}
+EOF
+echo "== up.sh (control plane, containerd, kubelet, kube-proxy, images, helm install)"
+if ! bash "$here/up.sh" --dir "$DIR" --build-dir "$build_dir" --kwok-nodes 1 -- -f "$DIR/values.yaml" \
+     > "$DIR/up.out" 2> "$DIR/up.err"; then
+  tail -n 40 "$DIR/up.err"
+  fail "up.sh could not start the one-node cluster and install the chart (reason above)"
+  exit 1
+fi
+pass "up.sh started a real node and helm install finished"
+# shellcheck disable=SC1091
+source "$DIR/node.env"
+export PATH="$K8S_BIN:$CONTAINERD_BIN:$PATH" KUBECONFIG="$DIR/kubeconfig"
+ctr_() { ctr --address /run/koord-containerd/containerd.sock -n k8s.io "$@"; }
+py() { python3 -c "$@"; }
+
+# --- every workload Ready, in containerd -------------------------------------------------------
+workloads="$(kubectl get deploy,ds -n "$ns" -o json | py '
+import json,sys
+for o in json.load(sys.stdin)["items"]:
+    s=o.get("status",{})
+    if o["kind"]=="Deployment": want,have=o["spec"]["replicas"],s.get("readyReplicas",0)
+    else: want,have=s.get("desiredNumberScheduled",0),s.get("numberReady",0)
+    print(o["kind"],o["metadata"]["name"],have,want)')"
+echo "$workloads"
+for name in "Deployment koord-scheduler" "Deployment koord-manager" "DaemonSet koord-agent"; do
+  line="$(echo "$workloads" | grep "^$name ")"
+  read -r _ _ have want <<<"$line"
+  [ -n "$line" ] && [ "$have" -ge 1 ] && [ "$have" = "$want" ] && pass "$name: $have/$want Ready" ||
+    fail "$name not Ready: ${line:-missing}"
+done
+on_node="$(kubectl get pods -n "$ns" --field-selector spec.nodeName="$NODE_NAME" -o json | py '
+import json,sys
+for p in json.load(sys.stdin)["items"]:
+    for c in p["status"].get("containerStatuses",[]):
+        print(p["metadata"]["name"], c["name"], c.get("containerID",""), c.get("ready"))')"
+running_tasks="$(ctr_ tasks ls 2>/dev/null | awk '$3=="RUNNING"{print $1}')"
+for c in koord-extender kube-scheduler koord-agent koord-manager; do
+  id="$(echo "$on_node" | awk -v c="$c" '$2==c && $4=="True"{print $3; exit}')"
+  id="${id#containerd://}"
+  [ -n "$id" ] && echo "$running_tasks" | grep -qx "$id" &&
+    pass "$c runs Ready in a containerd container on $NODE_NAME (${id:0:12})" ||
+    fail "$c has no Ready container running in containerd on $NODE_NAME"
+done
+
+# --- a pod placed by the in-cluster koord-scheduler through koord-extender -----------------------
+extender_metrics() { # the extender's /metrics, read inside its pod's network namespace
+  local id pid
+  id="$(kubectl get pods -n "$ns" -l app.kubernetes.io/name=koord-scheduler -o json | py '
+import json,sys
+for p in json.load(sys.stdin)["items"]:
+    for c in p["status"].get("containerStatuses",[]):
+        if c["name"]=="koord-extender" and c.get("state",{}).get("running"): print(c["containerID"])')"
+  id="${id#containerd://}"
+  pid="$(ctr_ tasks ls | awk -v id="$id" '$1==id{print $2}')"
+  [ -n "$pid" ] && nsenter -t "$pid" -n curl -sf http://127.0.0.1:10262/metrics
+}
+metric() { # metric NAME_AND_LABELS: the sum of the matching samples
+  extender_metrics | awk -v m="$1" 'index($0, m)==1 {s+=$NF} END {print s+0}'
+}
+binds_before="$(metric 'koord_extender_verb_duration_seconds_count{verb="bind"')"
+kubectl apply -f - >/dev/null <<EOF
+apiVersion: v1
+kind: Pod
+metadata: {name: hello, namespace: default}
+spec:
+  schedulerName: koord-scheduler
+  nodeSelector: {kubernetes.io/hostname: $NODE_NAME}
+  containers:
+    - name: spin
+      image: koord.local/spin:1.0
+      resources: {requests: {cpu: 10m, memory: 16Mi}, limits: {cpu: 50m, memory: 16Mi}}
+EOF
+if kubectl wait --for=condition=Ready pod/hello --timeout=90s >/dev/null; then
+  cid="$(kubectl get pod hello -o jsonpath='{.status.containerStatuses[0].containerID}')"
+  pass "pod hello runs on $(kubectl get pod hello -o jsonpath='{.spec.nodeName}') in ${cid:0:25}..."
+else
+  kubectl describe pod hello | tail -n 15
+  fail "pod hello (schedulerName koord-scheduler) did not become Ready"
+fi
+source_component="$(kubectl get events -n default --field-selector involvedObject.name=hello,reason=Scheduled \
+  -o jsonpath='{.items[0].reportingComponent}{.items[0].source.component}')"
+[[ "$source_component" == *koord-scheduler* ]] && pass "the Scheduled event comes from koord-scheduler" ||
+  fail "the Scheduled event's source is '$source_component', not koord-scheduler"
+binds_after="$(metric 'koord_extender_verb_duration_seconds_count{verb="bind"')"
+filters="$(metric 'koord_extender_filter_pods_total')"
+[ "${binds_after%.*}" -gt "${binds_before%.*}" ] && [ "${filters%.*}" -ge 1 ] &&
+  pass "koord-extender filtered ($filters) and bound ($binds_before -> $binds_after) in its container" ||
+  fail "koord-extender's counters do not show the pod (filter $filters, bind $binds_before -> $binds_after)"
+
+# --- koord-agent's reports from inside its container; koord-manager's batch resources ------------
+if wait_for 90 "NodeResourceTopology $NODE_NAME" kubectl get noderesourcetopologies.topology.node.k8s.io "$NODE_NAME"; then
+  zones="$(kubectl get noderesourcetopologies.topology.node.k8s.io "$NODE_NAME" -o jsonpath='{.zones[*].name}')"
+  pass "koord-agent reported NodeResourceTopology $NODE_NAME (zones: $zones)"
+else
+  fail "no NodeResourceTopology for $NODE_NAME"
+fi
+node_cpu_usage() { kubectl get nodemetrics.slo.koordinator.sh "$NODE_NAME" -o jsonpath='{.status.nodeMetric.nodeUsage.resources.cpu}'; }
+usage_present() { [ -n "$(node_cpu_usage)" ]; }
+wait_for 90 "NodeMetric $NODE_NAME status" usage_present &&
+  pass "koord-agent reported NodeMetric $NODE_NAME (node cpu usage $(node_cpu_usage))" ||
+  fail "no NodeMetric status for $NODE_NAME"
+batch_cpu() { kubectl get node "$NODE_NAME" -o jsonpath='{.status.allocatable.kubernetes\.io/batch-cpu}'; }
+batch_enough() { local v; v="$(batch_cpu)"; [ -n "$v" ] && [ "$v" -ge 200 ]; }
+if wait_for 120 "batch-cpu on $NODE_NAME" batch_enough; then
+  pass "koord-manager put kubernetes.io/batch-cpu=$(batch_cpu) on $NODE_NAME from the NodeMetric"
+else
+  fail "kubernetes.io/batch-cpu on $NODE_NAME is '$(batch_cpu)' (need >= 200 for the BE pod)"
+fi
+
+# --- a BE pod's batch limits in the kubelet's cgroups, enforced by the kernel ---------------------
+kubectl apply -f - >/dev/null <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: be-spin
+  namespace: default
+  labels: {koordinator.sh/qosClass: BE}
+spec:
+  schedulerName: koord-scheduler
+  priorityClassName: koord-batch
+  nodeSelector: {kubernetes.io/hostname: $NODE_NAME}
+  containers:
+    - name: spin
+      image: koord.local/spin:1.0
+      resources:
+        requests: {kubernetes.io/batch-cpu: "200", kubernetes.io/batch-memory: 64Mi}
+        limits: {kubernetes.io/batch-cpu: "200", kubernetes.io/batch-memory: 64Mi}
+EOF
+if kubectl wait --for=condition=Ready pod/be-spin --timeout=90s >/dev/null; then
+  uid="$(kubectl get pod be-spin -o jsonpath='{.metadata.uid}')"
+  cid="$(kubectl get pod be-spin -o jsonpath='{.status.containerStatuses[0].containerID}')"
+  cid="${cid#containerd://}"
+  if [ "$(stat -fc %T /sys/fs/cgroup)" = cgroup2fs ]; then
+    pod_cg="/sys/fs/cgroup/kubepods/besteffort/pod$uid"
+    quota() { cut -d' ' -f1 "$pod_cg/cpu.max"; }
+    usage_us() { awk '/^usage_usec/{print $2}' "$pod_cg/cpu.stat"; }
+    mem_limit() { cat "$pod_cg/memory.max"; }
+  else
+    pod_cg="/sys/fs/cgroup/cpu/kubepods/besteffort/pod$uid"
+    quota() { cat "$pod_cg/cpu.cfs_quota_us"; }
+    usage_us() { echo $(($(cat "/sys/fs/cgroup/cpuacct/kubepods/besteffort/pod$uid/cpuacct.usage") / 1000)); }
+    mem_limit() { cat "/sys/fs/cgroup/memory/kubepods/besteffort/pod$uid/memory.limit_in_bytes"; }
+  fi
+  quota_written() { [ "$(quota)" = 20000 ]; }
+  if wait_for 60 "the BE pod's CPU quota" quota_written; then
+    pass "koord-agent wrote the BE pod's quota (20000 us per 100000 us: 200 batch-cpu) in $pod_cg"
+  else
+    fail "the BE pod's quota in $pod_cg is '$(quota)', want 20000"
+  fi
+  [ -d "$pod_cg/$cid" ] && pass "the pod's container cgroup is containerd's ($cid)" ||
+    fail "no container cgroup $pod_cg/$cid"
+  [ "$(mem_limit)" = $((64 * 1024 * 1024)) ] && pass "the BE pod's memory limit is 64Mi (batch-memory)" ||
+    fail "the BE pod's memory limit is '$(mem_limit)', want $((64 * 1024 * 1024))"
+  u0="$(usage_us)"; sleep 5; u1="$(usage_us)"
+  used="$(py "print(f'{($u1 - $u0) / 5e6:.3f}')")"
+  py "import sys; sys.exit(0 if 0.05 <= $used <= 0.30 else 1)" &&
+    pass "the kernel holds the BE pod's busy process to $used CPU (limit 0.2)" ||
+    fail "the BE pod used $used CPU over 5 s, want about 0.2"
+else
+  kubectl describe pod be-spin | tail -n 15
+  fail "the BE pod did not become Ready"
+fi
+kubectl delete pod hello be-spin --wait=false >/dev/null 2>&1
+
+# --- the audit: what the ServiceAccounts did, against what RBAC grants them ---------------------
+# Rights granted but not exercised in this run, each with why it stays.
+cat > "$DIR/unused-ok.txt" <<'EOF'
+EOF
+cp "$DIR/cp/logs/audit.log" "$DIR/audit-before-rbac-change.log"
+kubectl get clusterroles,clusterrolebindings,roles,rolebindings -A -o json > "$DIR/rbac.json"
+python3 "$here/audit_rbac.py" --audit "$DIR/audit-before-rbac-change.log" --rbac "$DIR/rbac.json" \
+  --namespace "$ns" --allowed-unused "$DIR/unused-ok.txt" > "$DIR/audit.txt" 2>&1
+audit_rc=$?
+cat "$DIR/audit.txt"
+[ $audit_rc -eq 0 ] && pass "audit: no refused request, every granted right used or explained" ||
+  fail "audit: see above"
+
+# --- helm upgrade rolls koord-scheduler ------------------------------------------------------------
+old_uid="$(kubectl get pods -n "$ns" -l app.kubernetes.io/name=koord-scheduler -o jsonpath='{.items[0].metadata.uid}')"
+if helm upgrade koord "$repo/charts/koordinator" --reuse-values --set extender.logLevel=debug \
+     --wait --timeout 3m > "$DIR/upgrade.txt" 2>&1; then
+  new="$(kubectl get pods -n "$ns" -l app.kubernetes.io/name=koord-scheduler -o json | py '
+import json,sys
+for p in json.load(sys.stdin)["items"]:
+    if p["metadata"].get("deletionTimestamp"): continue
+    c=[c for c in p["spec"]["containers"] if c["name"]=="koord-extender"][0]
+    print(p["metadata"]["uid"], "--log-level=debug" in c["command"])')"
+  [ -n "$new" ] && [[ "$new" != *"$old_uid"* ]] && [[ "$new" == *True* ]] &&
+    pass "helm upgrade rolled koord-scheduler to a pod with --log-level=debug" ||
+    fail "helm upgrade did not roll koord-scheduler ($old_uid -> $new)"
+else
+  cat "$DIR/upgrade.txt"; fail "helm upgrade failed"
+fi
+
+# --- readiness follows the extender's informer access --------------------------------------------
+extender_ready() {
+  kubectl get pods -n "$ns" -l app.kubernetes.io/name=koord-scheduler -o json | py '
+import json,sys
+for p in json.load(sys.stdin)["items"]:
+    if p["metadata"].get("deletionTimestamp"): continue
+    for c in p["status"].get("containerStatuses",[]):
+        if c["name"]=="koord-extender": print(c["ready"], c["restartCount"])'
+}
+extender_not_ready() { [[ "$(extender_ready)" == False* ]]; }
+extender_is_ready() { [[ "$(extender_ready)" == True* ]]; }
+kubectl get clusterrolebinding koord-extender -o json > "$DIR/koord-extender-binding.json"
+kubectl delete clusterrolebinding koord-extender >/dev/null
+# Watches already open outlive an RBAC change; a kube-apiserver restart ends them, as an upgrade does.
+bash "$repo/test/controlplane/cluster.sh" restart-apiserver "$DIR/cp" >/dev/null
+if wait_for 120 "koord-extender unready" extender_not_ready; then
+  pass "koord-extender turned unready once it could no longer list Reservations ($(extender_ready))"
+else
+  fail "koord-extender stayed ready without the right to list Reservations ($(extender_ready))"
+fi
+python3 - "$DIR/koord-extender-binding.json" <<'EOF'
+import json, sys
+o = json.load(open(sys.argv[1]))
+for k in ("uid", "resourceVersion", "creationTimestamp", "managedFields"):
+    o["metadata"].pop(k, None)
+json.dump(o, open(sys.argv[1], "w"))
+EOF
+kubectl create -f "$DIR/koord-extender-binding.json" >/dev/null
+if wait_for 150 "koord-extender ready again" extender_is_ready; then
+  pass "koord-extender is ready again once the right is back ($(extender_ready): liveness never restarted it)"
+else
+  fail "koord-extender did not become ready again ($(extender_ready))"
+fi
+[[ "$(extender_ready)" == *" 0" ]] || fail "koord-extender was restarted by its liveness probe ($(extender_ready))"
+
+# --- helm uninstall ---------------------------------------------------------------------------------
+if helm uninstall koord --wait --timeout 3m > "$DIR/uninstall.txt" 2>&1; then
+  gone() { ! kubectl get namespace "$ns" >/dev/null 2>&1; }
+  wait_for 120 "namespace $ns deleted" gone && pass "helm uninstall removed namespace $ns and its workloads" ||
+    fail "namespace $ns still exists after helm uninstall"
+  left="$(kubectl get deploy,ds,pods -A -l app.kubernetes.io/part-of=koordinator -o name 2>/dev/null)
+$(kubectl get mutatingwebhookconfigurations,validatingwebhookconfigurations,validatingadmissionpolicies -o name 2>/dev/null | grep -i koord)"
+  [ -z "$(echo "$left" | tr -d '[:space:]')" ] && pass "no koord workload, webhook or policy is left" ||
+    fail "left behind after helm uninstall: $left"
+  kubectl get crd reservations.scheduling.koordinator.sh >/dev/null 2>&1 &&
+    pass "the CRDs stay after helm uninstall (Helm does not delete crds/; docs/install.md)" ||
+    fail "the CRDs were deleted by helm uninstall"
+  no_koord_tasks() { ! ctr_ containers ls 2>/dev/null | grep -q 'ghcr.io/koord/'; }
+  wait_for 90 "koord containers gone" no_koord_tasks && pass "containerd holds no koord container any more" ||
+    fail "koord containers still in containerd: $(ctr_ containers ls | grep ghcr.io/koord/)"
+else
+  cat "$DIR/uninstall.txt"; fail "helm uninstall failed"
+fi
+
+# --- down.sh ------------------------------------------------------------------------------------------
+bash "$here/down.sh" --dir "$DIR" > "$DIR.down.txt" 2>&1
+leftovers=""
+pgrep -f "/run/koord-containerd" >/dev/null && leftovers+=" containerd/shims"
+pgrep -x kubelet >/dev/null && leftovers+=" kubelet"
+ip link show koord0 >/dev/null 2>&1 && leftovers+=" link:koord0"
+[ -e /var/lib/kubelet ] && leftovers+=" /var/lib/kubelet"
+grep -q "/var/lib/kubelet\|/run/koord-containerd\|$DIR" /proc/self/mounts && leftovers+=" mounts"
+ls -d /sys/fs/cgroup/*/kubepods /sys/fs/cgroup/kubepods 2>/dev/null | grep -q . && leftovers+=" kubepods-cgroups"
+[ -e "$DIR" ] && leftovers+=" $DIR"
+[ -z "$leftovers" ] && pass "down.sh left nothing behind" || fail "down.sh left:$leftovers ($(cat "$DIR.down.txt"))"
+rm -f "$DIR.down.txt"
+
+echo "node e2e: $failures failure(s)"
+[ "$failures" -eq 0 ]
