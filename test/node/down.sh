@@ -3,7 +3,7 @@
 # nothing), every container and pod sandbox (containerd's k8s.io namespace) and their shims,
 # containerd, kube-proxy's rules (kube-proxy --cleanup) and kube-proxy, the CNI bridge, network
 # namespaces and masquerade chains, the pods' cgroups (kubepods), the mounts under
-# /var/lib/kubelet and DIR, /sys's propagation back to private when up.sh made it shared, the
+# /var/lib/kubelet and DIR, the kubelet's log links in /var/log/containers, /sys's propagation back to private when up.sh made it shared, the
 # control plane, and the directories /var/lib/kubelet,
 # /run/koord-containerd and DIR. Safe to run twice, or after a failed up.sh.
 #
@@ -77,6 +77,8 @@ for root in "${roots[@]}"; do
   [ -d "$root" ] && find "$root" -depth -type d -exec rmdir {} + 2>/dev/null
 done
 
+# The kubelet's links to container logs (under DIR/pod-logs, removed with DIR).
+find /var/log/containers -maxdepth 1 -type l -lname "$DIR/*" -delete 2>/dev/null
 [ "${SYS_MADE_SHARED:-}" = true ] && mount --make-rprivate /sys
 bash "$repo/test/controlplane/cluster.sh" stop "$DIR/cp" >/dev/null 2>&1
 rm -rf "$KUBELET_ROOT" "$CONTAINERD_STATE" "$DIR"

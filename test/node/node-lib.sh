@@ -25,7 +25,7 @@ node_load() {
   [ -f "$DIR/node.env" ] || return 1
   # shellcheck disable=SC1091
   source "$DIR/node.env"
-  export PATH="$K8S_BIN:$CONTAINERD_BIN:$PATH" KUBECONFIG="$DIR/cp/kubeconfig"
+  export PATH="$BIN_PATH:$PATH" KUBECONFIG="$DIR/cp/kubeconfig"
 }
 
 # node_preflight: refuses, with the reason, a host that cannot run the node (not root, no
@@ -189,6 +189,7 @@ evictionHard: {memory.available: 100Mi, nodefs.available: 1%, imagefs.available:
 imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
 serializeImagePulls: false
+podLogsDir: $DIR/pod-logs
 EOF
   "$K8S_BIN/kubelet" --config="$KUBELET_ROOT/config.yaml" --kubeconfig="$DIR/cp/kubeconfig" \
     --hostname-override="$NODE_NAME" --node-ip="$NODE_IP" --v=2 >>"$DIR/logs/kubelet.log" 2>&1 &

@@ -68,6 +68,7 @@ DIR="$(cd "$DIR" && pwd)"
 node_save KOORD_NODE_DIR "$DIR"
 node_save K8S_BIN "$K8S_BIN"
 node_save CONTAINERD_BIN "$CONTAINERD_BIN"
+node_save BIN_PATH "$path"
 node_save NODE_NAME "$NODE_NAME"
 
 echo "up.sh: building images into $DIR/images" >&2
