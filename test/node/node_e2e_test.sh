@@ -220,13 +220,10 @@ fi
 kubectl delete pod hello be-spin --wait=false >/dev/null 2>&1
 
 # --- the audit: what the ServiceAccounts did, against what RBAC grants them ---------------------
-# Rights granted but not exercised in this run, each with why it stays.
-cat > "$DIR/unused-ok.txt" <<'EOF'
-EOF
 cp "$DIR/cp/logs/audit.log" "$DIR/audit-before-rbac-change.log"
 kubectl get clusterroles,clusterrolebindings,roles,rolebindings -A -o json > "$DIR/rbac.json"
 python3 "$here/audit_rbac.py" --audit "$DIR/audit-before-rbac-change.log" --rbac "$DIR/rbac.json" \
-  --namespace "$ns" --allowed-unused "$DIR/unused-ok.txt" > "$DIR/audit.txt" 2>&1
+  --namespace "$ns" --allowed-unused "$here/rbac-unused-ok.txt" > "$DIR/audit.txt" 2>&1
 audit_rc=$?
 cat "$DIR/audit.txt"
 [ $audit_rc -eq 0 ] && pass "audit: no refused request, every granted right used or explained" ||

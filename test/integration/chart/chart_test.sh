@@ -209,7 +209,7 @@ kubectl wait --for condition=established --timeout=60s -f "$KOORD_SOURCE_DIR/dep
 sa=system:serviceaccount:koordinator-system:koord-scheduler
 can() { kubectl auth can-i "$@" --as="$sa" 2>/dev/null || true; }
 for allowed in "list nodes" "watch pods" "patch pods" "create pods --subresource=binding" "create events" \
-               "list reservations.scheduling.koordinator.sh" \
+               "list reservations.scheduling.koordinator.sh" "watch reservations.scheduling.koordinator.sh" \
                "update reservations.scheduling.koordinator.sh --subresource=status" \
                "delete reservations.scheduling.koordinator.sh" \
                "update leases.coordination.k8s.io/koord-scheduler -n koordinator-system" \
@@ -220,7 +220,8 @@ done
 # The reservation loop writes status and deletes expired reservations; it never writes their spec.
 for refused in "delete nodes" "update deployments.apps" "create pods" "update nodes" \
                "update reservations.scheduling.koordinator.sh" "create reservations.scheduling.koordinator.sh" \
-               "list secrets" "update leases.coordination.k8s.io/other -n koordinator-system"; do
+               "list secrets" "update leases.coordination.k8s.io/other -n koordinator-system" \
+               "list devices.scheduling.koordinator.sh" "list nodemetrics.slo.koordinator.sh"; do
   # shellcheck disable=SC2086
   [ "$(can $refused)" = no ] && pass "refused: $refused" || fail "should be refused: $refused"
 done
@@ -229,44 +230,46 @@ done
 # caBundle of its own webhook configurations; nothing else.
 sa=system:serviceaccount:koordinator-system:koord-manager
 for allowed in "list nodes" "patch nodes" "patch nodes --subresource=status" "watch pods" "list namespaces" \
-               "create nodeslos.slo.koordinator.sh" "update nodeslos.slo.koordinator.sh" \
+               "create nodeslos.slo.koordinator.sh" "patch nodeslos.slo.koordinator.sh" \
                "delete nodeslos.slo.koordinator.sh" "patch nodemetrics.slo.koordinator.sh" \
                "watch devices.scheduling.koordinator.sh" "update noderesourcetopologies.topology.node.k8s.io" \
                "list clustercolocationprofiles.config.koordinator.sh" "create events" \
                "watch configmaps -n koordinator-system" "update leases.coordination.k8s.io/koord-manager -n koordinator-system" \
                "get secrets/koordinator-webhook-certs -n koordinator-system" "create secrets -n koordinator-system" \
-               "patch mutatingwebhookconfigurations.admissionregistration.k8s.io/koordinator-mutating-webhook-configuration" \
-               "patch validatingwebhookconfigurations.admissionregistration.k8s.io/koordinator-validating-webhook-configuration"; do
+               "update mutatingwebhookconfigurations.admissionregistration.k8s.io/koordinator-mutating-webhook-configuration" \
+               "update validatingwebhookconfigurations.admissionregistration.k8s.io/koordinator-validating-webhook-configuration"; do
   # shellcheck disable=SC2086
   [ "$(can $allowed)" = yes ] && pass "manager allowed: $allowed" || fail "manager should be allowed: $allowed"
 done
 for refused in "delete nodes" "update pods" "patch pods" "create pods" "delete pods" "list secrets" \
                "get secrets/other -n koordinator-system" "list configmaps -n default" \
                "update devices.scheduling.koordinator.sh" "update reservations.scheduling.koordinator.sh" \
-               "patch mutatingwebhookconfigurations.admissionregistration.k8s.io/other" \
+               "update mutatingwebhookconfigurations.admissionregistration.k8s.io/other" \
+               "list mutatingwebhookconfigurations.admissionregistration.k8s.io" "update nodeslos.slo.koordinator.sh" \
                "update leases.coordination.k8s.io/koord-scheduler -n koordinator-system"; do
   # shellcheck disable=SC2086
   [ "$(can $refused)" = no ] && pass "manager refused: $refused" || fail "manager should be refused: $refused"
 done
 
-# koord-agent: reads nodes, pods and NodeSLOs; reports NodeMetric (and its status),
-# NodeResourceTopology and Device; evicts through the Eviction API; writes core Events.
+# koord-agent: watches nodes, pods and NodeSLOs; reports NodeMetric (its status),
+# NodeResourceTopology and Device; writes core Events. It evicts nothing (BE eviction: issue #35).
 sa=system:serviceaccount:koordinator-system:koord-agent
-for allowed in "get nodes" "list nodes" "watch nodes" "get pods" "list pods" "watch pods" \
-               "create pods --subresource=eviction" "create events" "patch events -n default" \
+for allowed in "list nodes" "watch nodes" "list pods" "watch pods" \
+               "create events" "patch events -n default" \
                "list nodeslos.slo.koordinator.sh" "watch nodeslos.slo.koordinator.sh" \
                "get nodemetrics.slo.koordinator.sh" "watch nodemetrics.slo.koordinator.sh" \
-               "create nodemetrics.slo.koordinator.sh" "update nodemetrics.slo.koordinator.sh" \
+               "create nodemetrics.slo.koordinator.sh" \
                "update nodemetrics.slo.koordinator.sh --subresource=status" \
-               "list noderesourcetopologies.topology.node.k8s.io" \
+               "get noderesourcetopologies.topology.node.k8s.io" \
                "create noderesourcetopologies.topology.node.k8s.io" \
                "update noderesourcetopologies.topology.node.k8s.io" \
-               "watch devices.scheduling.koordinator.sh" "create devices.scheduling.koordinator.sh" \
+               "get devices.scheduling.koordinator.sh" "create devices.scheduling.koordinator.sh" \
                "update devices.scheduling.koordinator.sh"; do
   # shellcheck disable=SC2086
   [ "$(can $allowed)" = yes ] && pass "agent allowed: $allowed" || fail "agent should be allowed: $allowed"
 done
 for refused in "delete pods" "update pods" "patch pods" "create pods" "create pods --subresource=binding" \
+               "create pods --subresource=eviction" "update nodemetrics.slo.koordinator.sh" \
                "update nodes" "patch nodes" "update nodes --subresource=status" "delete nodes" \
                "delete nodemetrics.slo.koordinator.sh" "update nodeslos.slo.koordinator.sh" \
                "delete noderesourcetopologies.topology.node.k8s.io" "delete devices.scheduling.koordinator.sh" \

@@ -6,13 +6,15 @@
 # extra (authentication.kubernetes.io/node-name).
 #  0. the policy is absent when agent.admissionPolicy=false or agent.enabled=false and refuses to
 #     render for Kubernetes < 1.30;
-#  1. without the policy, node A's token creates and updates node B's NodeMetric (and its status),
-#     NodeResourceTopology and Device, and a token bound to no node updates them too (what the
-#     policy is for: this test fails if the policy does not stop them);
-#  2. with the policy: node A's token creates, updates and updates the status of node A's
-#     NodeMetric, and creates and updates node A's NodeResourceTopology and Device; every create,
-#     update and status update of node B's objects is refused naming the policy, and so is every
-#     write with a token bound to no node or to a pod on no node; the cluster admin is not limited.
+#  1. without the policy, node A's token creates node B's NodeMetric and updates its status, and
+#     creates and updates node B's NodeResourceTopology and Device, and a token bound to no node
+#     updates them too (what the policy is for: this test fails if the policy does not stop them);
+#  2. with the policy: node A's token creates node A's NodeMetric and updates its status, and
+#     creates and updates node A's NodeResourceTopology and Device; every create, update and status
+#     update of node B's objects is refused naming the policy, and so is every write with a token
+#     bound to no node or to a pod on no node; the cluster admin is not limited.
+# (RBAC lets the agent write a NodeMetric only through its status: a PUT of the NodeMetric itself
+# is refused by RBAC before the policy sees it, so only status updates are tried for it.)
 # Usage: agent_policy_test.sh   (env: KOORD_TEST_CLUSTER_DIR, KOORD_SOURCE_DIR)
 set -euo pipefail
 : "${KOORD_TEST_CLUSTER_DIR:?}" "${KOORD_SOURCE_DIR:?}"
@@ -30,6 +32,8 @@ source "$KOORD_SOURCE_DIR/test/e2e/lib/checks.sh"
 # shellcheck source=test/integration/least_privilege/lib.sh
 source "$KOORD_SOURCE_DIR/test/integration/least_privilege/lib.sh"
 kinds=(nodemetrics.slo.koordinator.sh noderesourcetopologies.topology.node.k8s.io devices.scheduling.koordinator.sh)
+# updates KIND: whether RBAC lets the agent PUT the object itself (not NodeMetric: its status only).
+updates() { [ "$1" != nodemetrics.slo.koordinator.sh ]; }
 cleanup() {
   kubectl delete -f "$work/policy.yaml" --ignore-not-found >/dev/null 2>&1 || true
   for kind in "${kinds[@]}"; do
@@ -114,6 +118,7 @@ mark() { kubectl get "$1" "$2" -o jsonpath='{.metadata.labels.lp-mark}'; }
 # 1. Without the policy: node A's token writes node B's objects; so does a token bound to no node.
 for kind in "${kinds[@]}"; do
   expect_allowed "(no policy) node A's token creates $kind/$node_b" create as_a "$kind" "$node_b"
+  updates "$kind" || continue
   expect_allowed "(no policy) node A's token updates $kind/$node_b" update as_a "$kind" "$node_b" 1
   expect_allowed "(no policy) the unbound token updates $kind/$node_b" update as_unbound "$kind" "$node_b" 2
   [ "$(mark "$kind" "$node_b")" = 2 ] && pass "(no policy) $kind/$node_b holds the last write" || fail "(no policy) $kind/$node_b: mark $(mark "$kind" "$node_b")"
@@ -129,16 +134,20 @@ wait_policy_active "$policy" 60 probe &&
   pass "policy $policy in force" || { fail "policy $policy not in force"; exit 1; }
 for kind in "${kinds[@]}"; do
   expect_allowed "node A's token creates $kind/$node_a" create as_a "$kind" "$node_a"
-  expect_allowed "node A's token updates $kind/$node_a" update as_a "$kind" "$node_a" 1
-  [ "$(mark "$kind" "$node_a")" = 1 ] && pass "$kind/$node_a holds node A's update" || fail "$kind/$node_a: mark $(mark "$kind" "$node_a")"
+  if updates "$kind"; then
+    expect_allowed "node A's token updates $kind/$node_a" update as_a "$kind" "$node_a" 1
+    [ "$(mark "$kind" "$node_a")" = 1 ] && pass "$kind/$node_a holds node A's update" || fail "$kind/$node_a: mark $(mark "$kind" "$node_a")"
+  fi
   expect_refused "node A's token creates $kind/$node_b" "$policy" "on node $node_a may write only the .* named $node_a, not $node_b" -- \
     create as_a "$kind" "$node_b"
   kubectl get "$kind" "$node_b" >/dev/null 2>&1 && fail "$kind/$node_b exists after a refused create" || pass "$kind/$node_b was not created"
   object "$kind" "$node_b" 5 | kubectl create -f - >/dev/null && pass "the cluster admin creates $kind/$node_b (not limited)"
-  expect_refused "node A's token updates $kind/$node_b" "$policy" "not $node_b" -- update as_a "$kind" "$node_b" 6
-  [ "$(mark "$kind" "$node_b")" = 5 ] && pass "$kind/$node_b unchanged" || fail "$kind/$node_b: mark $(mark "$kind" "$node_b")"
+  if updates "$kind"; then
+    expect_refused "node A's token updates $kind/$node_b" "$policy" "not $node_b" -- update as_a "$kind" "$node_b" 6
+    [ "$(mark "$kind" "$node_b")" = 5 ] && pass "$kind/$node_b unchanged" || fail "$kind/$node_b: mark $(mark "$kind" "$node_b")"
+  fi
   for who in unbound nowhere; do
-    expect_refused "the $who token updates $kind/$node_a" "$policy" "only with a token bound to a pod on a node" -- \
+    updates "$kind" && expect_refused "the $who token updates $kind/$node_a" "$policy" "only with a token bound to a pod on a node" -- \
       update "as_$who" "$kind" "$node_a" 7
     expect_refused "the $who token creates $kind/$node_c" "$policy" "only with a token bound to a pod on a node" -- \
       create "as_$who" "$kind" "$node_c"
