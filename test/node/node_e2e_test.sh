@@ -11,7 +11,8 @@
 #   - helm upgrade with a changed value rolls koord-scheduler;
 #   - koord-extender's readiness drops when its ServiceAccount loses the right to list
 #     Reservations (and kube-apiserver restarts, ending the watches that were open), and comes
-#     back when the right is restored; liveness holds throughout;
+#     back when the right is restored; liveness holds throughout; a frozen (SIGSTOP)
+#     koord-extender fails its liveness probe and the kubelet restarts it;
 #   - the audit log of the run: no request of a koord ServiceAccount was refused, and every right
 #     RBAC grants them was used, but for the ones listed below with the reason they are kept;
 #   - helm uninstall leaves no workload, webhook or policy behind (the CRDs stay: Helm never
@@ -280,6 +281,21 @@ else
   fail "koord-extender did not become ready again ($(extender_ready))"
 fi
 [[ "$(extender_ready)" == *" 0" ]] || fail "koord-extender was restarted by its liveness probe ($(extender_ready))"
+
+# Liveness: a koord-extender that stops answering (SIGSTOP) is restarted by the kubelet.
+ext_pid="$(pgrep -f '^koord-extender --config=' | head -1)"
+if [ -n "$ext_pid" ]; then
+  kill -STOP "$ext_pid"
+  restarted() { [[ "$(extender_ready)" == True\ [1-9]* ]]; }
+  if wait_for 120 "koord-extender restarted and ready" restarted; then
+    pass "a frozen koord-extender failed its liveness probe and was restarted ($(extender_ready))"
+  else
+    fail "a frozen koord-extender was not restarted ($(extender_ready))"
+  fi
+  kill -CONT "$ext_pid" 2>/dev/null
+else
+  fail "no koord-extender process on the host to freeze"
+fi
 
 # --- helm uninstall ---------------------------------------------------------------------------------
 if helm uninstall koord --wait --timeout 3m > "$DIR/uninstall.txt" 2>&1; then
