@@ -38,24 +38,13 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
 
-# wait_for NAME PIDVAR TIMEOUT CMD... : polls CMD until it succeeds; fails if the process died.
+# shellcheck source=test/controlplane/wait.sh
+source "$here/wait.sh"
+# wait_for NAME PID TIMEOUT CMD...: polls CMD until it succeeds; fails if the process died.
 wait_for() {
   local name="$1" pid="$2" timeout="$3"
   shift 3
-  local deadline=$((SECONDS + timeout))
-  until "$@" >/dev/null 2>&1; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      echo "cluster.sh: $name exited during start-up; last log lines:" >&2
-      tail -n 30 "$DIR/logs/$name.log" >&2 || true
-      return 1
-    fi
-    if [ $SECONDS -ge $deadline ]; then
-      echo "cluster.sh: $name not ready after ${timeout}s; last log lines:" >&2
-      tail -n 30 "$DIR/logs/$name.log" >&2 || true
-      return 1
-    fi
-    sleep 0.2
-  done
+  wait_started "cluster.sh: $name" "$pid" "$timeout" "$DIR/logs/$name.log" "$@"
 }
 
 save() { # save KEY VALUE into cluster.env

@@ -55,25 +55,10 @@ node_host_ip() {
   echo "$ip"
 }
 
+# shellcheck source=test/controlplane/wait.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../controlplane/wait.sh"
 # node_wait NAME PID TIMEOUT LOG CMD...: polls CMD until it succeeds; fails if PID died or on timeout.
-node_wait() {
-  local name="$1" pid="$2" timeout="$3" log="$4"
-  shift 4
-  local deadline=$((SECONDS + timeout))
-  until "$@" >/dev/null 2>&1; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      echo "node: $name exited during start-up; last log lines ($log):" >&2
-      tail -n 30 "$log" >&2 || true
-      return 1
-    fi
-    if [ $SECONDS -ge $deadline ]; then
-      echo "node: $name not ready after ${timeout}s; last log lines ($log):" >&2
-      tail -n 30 "$log" >&2 || true
-      return 1
-    fi
-    sleep 0.5
-  done
-}
+node_wait() { wait_started "node: $1" "${@:2}"; }
 
 # node_has_cap N: whether this process holds capability N in its effective set.
 node_has_cap() {
