@@ -8,6 +8,8 @@
 #     koord-manager turns the NodeMetric into batch resources on the Node;
 #   - a BE pod asking for batch-cpu and batch-memory gets its limits written by koord-agent into
 #     the cgroups the kubelet and containerd made, and the kernel holds its busy process to them;
+#   - a Reservation is placed on the node by koord-extender's loop and its owner, a real pod, is
+#     bound into it;
 #   - helm upgrade with a changed value rolls koord-scheduler;
 #   - koord-extender's readiness drops when its ServiceAccount loses the right to list
 #     Reservations (and kube-apiserver restarts, ending the watches that were open), and comes
@@ -219,6 +221,54 @@ else
   fail "the BE pod did not become Ready"
 fi
 kubectl delete pod hello be-spin --wait=false >/dev/null 2>&1
+
+# --- a Reservation placed by koord-extender's loop, and its owner bound into it --------------------
+kubectl apply -f - >/dev/null <<EOF
+apiVersion: scheduling.koordinator.sh/v1alpha1
+kind: Reservation
+metadata: {name: node-e2e}
+spec:
+  template:
+    metadata: {namespace: default}
+    spec:
+      schedulerName: koord-scheduler
+      nodeSelector: {kubernetes.io/hostname: $NODE_NAME}
+      containers:
+        - name: main
+          resources: {requests: {cpu: 100m, memory: 32Mi}}
+  owners:
+    - labelSelector: {matchLabels: {app: node-e2e-owner}}
+  ttl: 10m
+  allocateOnce: true
+EOF
+phase_is() { [ "$(kubectl get reservation node-e2e -o jsonpath='{.status.phase}')" = "$1" ]; }
+if wait_for 60 "Reservation Available" phase_is Available; then
+  pass "Reservation node-e2e Available on $(kubectl get reservation node-e2e -o jsonpath='{.status.nodeName}')"
+else
+  fail "Reservation node-e2e: $(kubectl get reservation node-e2e -o jsonpath='{.status}')"
+fi
+kubectl apply -f - >/dev/null <<EOF
+apiVersion: v1
+kind: Pod
+metadata: {name: owner, namespace: default, labels: {app: node-e2e-owner}}
+spec:
+  schedulerName: koord-scheduler
+  containers:
+    - name: spin
+      image: koord.local/spin:1.0
+      resources: {requests: {cpu: 100m, memory: 16Mi}, limits: {cpu: 100m, memory: 16Mi}}
+EOF
+if kubectl wait --for=condition=Ready pod/owner --timeout=90s >/dev/null; then
+  allocated="$(kubectl get pod owner -o jsonpath='{.metadata.annotations.scheduling\.koordinator\.sh/reservation-allocated}')"
+  [[ "$allocated" == *node-e2e* ]] && pass "the owner runs in a real container, bound into the Reservation ($allocated)" ||
+    fail "the owner's reservation-allocated is '$allocated'"
+  wait_for 30 "Reservation Succeeded" phase_is Succeeded && pass "allocateOnce: the Reservation is Succeeded" ||
+    fail "Reservation node-e2e after its owner: $(kubectl get reservation node-e2e -o jsonpath='{.status.phase}')"
+else
+  kubectl describe pod owner | tail -n 10
+  fail "the Reservation's owner did not become Ready"
+fi
+kubectl delete pod owner --wait=false >/dev/null 2>&1
 
 # --- the audit: what the ServiceAccounts did, against what RBAC grants them ---------------------
 cp "$DIR/cp/logs/audit.log" "$DIR/audit-before-rbac-change.log"
