@@ -2,9 +2,9 @@
 # Removes everything test/node/up.sh started and made, in this order: the kubelet (so it restarts
 # nothing), every container and pod sandbox (containerd's k8s.io namespace) and their shims,
 # containerd, kube-proxy's rules (kube-proxy --cleanup) and kube-proxy, the CNI bridge, network
-# namespaces and masquerade chains, the pods' cgroups (kubepods), the mounts under
-# /var/lib/kubelet and DIR, the kubelet's log links in /var/log/containers, /sys's propagation back to private when up.sh made it shared, the
-# control plane, and the directories /var/lib/kubelet,
+# namespaces and masquerade chains, the mounts under /var/lib/kubelet and DIR, the pods' cgroups
+# (kubepods), the kubelet's log links in /var/log/containers, /sys's propagation (back to
+# private when up.sh made it shared), the control plane, and the directories /var/lib/kubelet,
 # /run/koord-containerd and DIR. Safe to run twice, or after a failed up.sh.
 #
 #   bash test/node/down.sh [--dir DIR]      (default /tmp/koord-node)
@@ -18,7 +18,7 @@ DIR=/tmp/koord-node
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) DIR="$2"; shift ;;
-    -h|--help) sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) node_die "unknown option '$1' (see --help)" ;;
   esac
   shift

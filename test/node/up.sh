@@ -40,7 +40,7 @@ while [ $# -gt 0 ]; do
       kwok_nodes="$2"; shift ;;
     --no-chart) chart=0 ;;
     --) shift; helm_args=("$@"); break ;;
-    -h|--help) sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) node_die "unknown option '$1' (see --help)" ;;
   esac
   shift
