@@ -111,7 +111,7 @@ void Reflector::run() {
     if (stats().events != events_before) {
       backoff.reset();
     }
-    if (failure.isOk() || stats().events != events_before) {
+    if (failure.isOk()) {  // the server ended the watch: it worked
       std::lock_guard lock(mu_);
       stats_.failing_since = Clock::TimePoint{};
     }
@@ -210,11 +210,8 @@ Reflector::Next Reflector::watchOnce(Status& failure) {
       return;  // the stream is being abandoned; later events are seen again after the restart
     }
     saw_anything = true;
-    if (event.type != WatchEventType::kError) {
-      // A bookmark (kube-apiserver sends one about every minute) or an event: the watch works.
-      std::lock_guard lock(mu_);
-      stats_.failing_since = Clock::TimePoint{};
-    }
+    // A bookmark (kube-apiserver sends one about every minute) or an event clears
+    // stats_.failing_since below: the watch works.
     switch (event.type) {
       case WatchEventType::kBookmark: {
         if (!event.resource_version.empty()) {
@@ -222,6 +219,7 @@ Reflector::Next Reflector::watchOnce(Status& failure) {
         }
         std::lock_guard lock(mu_);
         ++stats_.bookmarks;
+        stats_.failing_since = Clock::TimePoint{};
         return;
       }
       case WatchEventType::kError:
@@ -239,6 +237,7 @@ Reflector::Next Reflector::watchOnce(Status& failure) {
                          : handler_.watchEventProtobuf(event.type, event.protobuf_object, rv);
     std::lock_guard lock(mu_);
     ++stats_.events;
+    stats_.failing_since = Clock::TimePoint{};
     if (!handled.isOk()) {
       ++stats_.handler_errors;
       options_.logger.error("failed to handle watch event",
