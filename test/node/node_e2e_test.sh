@@ -102,6 +102,10 @@ for c in koord-extender kube-scheduler koord-agent koord-manager; do
     fail "$c has no Ready container running in containerd on $NODE_NAME"
 done
 
+agent_log="$(kubectl logs -n "$ns" ds/koord-agent --tail=3 2>&1)"
+[[ "$agent_log" == *koord-agent* ]] && pass "kubectl logs reads koord-agent's log through the kubelet" ||
+  fail "kubectl logs of koord-agent: $agent_log"
+
 # --- a pod placed by the in-cluster koord-scheduler through koord-extender -----------------------
 extender_metrics() { # the extender's /metrics, read inside its pod's network namespace
   local id pid
