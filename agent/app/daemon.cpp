@@ -62,6 +62,7 @@ Result<std::unique_ptr<Daemon>> Daemon::create(DaemonOptions options, log::Logge
   qosmanager::strategies::StrategyArgs strategy_args;
   strategy_args.reconcile_interval = options.reconcile_interval;
   strategy_args.logger = logger;
+  strategy_args.registry = &deps.registry;
   qosmanager::framework::SchedulerOptions scheduler_options;
   scheduler_options.logger = logger;
   if (!options.reconciler) {
@@ -106,6 +107,7 @@ Daemon::Daemon(DaemonOptions options, log::Logger logger, Host host, DaemonDeps 
       advisor_(
           options_.paths, metricsadvisor::newCgroupReader(options_.paths, host_.layout.version),
           [this] { return collectedPods(pods_); }, cache_),
+      qos_reader_(metricsadvisor::newCgroupReader(options_.paths, host_.layout.version, 64)),
       events_(deps_.events, logger_),
       topology_report_(options_, host_, deps_.client, deps_.states, parts_.reports, events_,
                        logger_),
@@ -207,8 +209,11 @@ void Daemon::collect() {
 
 Clock::TimePoint Daemon::runStrategies(bool state_changed) {
   const qosmanager::framework::MetricWindows windows(*cache_, std::chrono::system_clock::now());
-  const qosmanager::framework::StrategyContext context{
-      deps_.states, windows, *parts_.executor, *parts_.evictor, pods_, cpus_, deps_.clock};
+  const qosmanager::framework::NodeFacts facts{host_.cpus, naming_, host_.layout.version,
+                                               host_.layout.cfs_burst, *qos_reader_};
+  const qosmanager::framework::StrategyContext context{deps_.states,    windows, *parts_.executor,
+                                                       *parts_.evictor, pods_,   cpus_,
+                                                       deps_.clock,     facts,   shared_};
   return parts_.scheduler->runDue(context, state_changed).next_due;
 }
 

@@ -89,6 +89,9 @@ class Daemon {
   // cycle): /healthz.
   [[nodiscard]] bool healthy() const;
 
+  // /debug/qos: every QoS strategy's last run and decision (Scheduler::debugJson). Thread-safe.
+  [[nodiscard]] api::Json qosDebug() const { return parts_.scheduler->debugJson(); }
+
  private:
   // The parts create() builds before the daemon exists (each can fail).
   struct Parts {
@@ -116,7 +119,10 @@ class Daemon {
   const std::shared_ptr<metriccache::MetricCache> cache_;
   Parts parts_;
   metricsadvisor::MetricsAdvisor advisor_;
-  reporters::ProblemEvents events_;     // loop thread only
+  // The QoS strategies' own reader (cpu.stat throttling); loop thread only.
+  std::unique_ptr<metricsadvisor::CgroupReader> qos_reader_;
+  qosmanager::framework::SharedDecisions shared_;  // loop thread only
+  reporters::ProblemEvents events_;                // loop thread only
   system::CpuPools cpus_;               // the last topology pass's pools; loop thread only
   resourceexecutor::PodCgroups pods_;   // resolved at the start of each pass; loop thread only
   TopologyReport topology_report_;      // loop thread only

@@ -99,8 +99,17 @@ Status runDaemon(const DaemonOptions& options, const log::Logger& logger,
     return states->hasSynced() ? http::HttpResponse::text(200, "ok\n")
                                : http::HttpResponse::text(503, "caches not synced\n");
   }));
+  // What every QoS strategy last saw and decided; only for clients on the node itself (the
+  // listen address may be the pod network's, for Prometheus).
+  KOORD_RETURN_IF_ERROR(
+      server->route("GET", "/debug/qos", [&daemon = *daemon](const http::HttpRequest& request) {
+        if (request.remote_address.rfind("127.", 0) != 0) {
+          return http::HttpResponse::text(403, "/debug/qos answers only on the node (127.0.0.1)\n");
+        }
+        return http::HttpResponse::json(200, daemon.qosDebug().dump(2) + "\n");
+      }));
   KOORD_RETURN_IF_ERROR(server->start());
-  logger.info("serving /healthz, /readyz and /metrics",
+  logger.info("serving /healthz, /readyz, /metrics and /debug/qos",
               {{"address", options.listen_host}, {"port", server->port()}});
 
   // The loop collects from the first second and reports once the informers have synced; start-up

@@ -82,7 +82,8 @@ SchedulerPass Scheduler::runDue(const StrategyContext& context, bool state_chang
   pass.next_due = Clock::TimePoint::max();
   std::shared_ptr<const api::slo::NodeSLO> node_slo;
   bool slo_read = false;
-  for (Entry& entry : entries_) {
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    Entry& entry = entries_[i];
     const Clock::TimePoint start = clock_.now();
     if (start >= entry.next || (state_changed && entry.on_change)) {
       entry.next = start + entry.interval;
@@ -102,9 +103,12 @@ SchedulerPass Scheduler::runDue(const StrategyContext& context, bool state_chang
         }
       }
       if (enabled) {
-        runOne(entry, context);
+        runOne(entry, debug_[i], context);
         pass.ran.push_back(entry.name);
       } else {
+        const std::lock_guard<std::mutex> lock(debug_mu_);
+        debug_[i].state = "disabled";
+        debug_[i].error.clear();
         pass.disabled.push_back(entry.name);
       }
     }
@@ -113,7 +117,7 @@ SchedulerPass Scheduler::runDue(const StrategyContext& context, bool state_chang
   return pass;
 }
 
-void Scheduler::runOne(Entry& entry, const StrategyContext& context) {
+void Scheduler::runOne(Entry& entry, Debug& debug, const StrategyContext& context) {
   const Clock::TimePoint start = clock_.now();
   Status status;
   bool threw = false;
@@ -138,6 +142,39 @@ void Scheduler::runOne(Entry& entry, const StrategyContext& context) {
   } else {
     entry.ok.inc();
   }
+  api::Json decision;
+  try {
+    decision = entry.strategy->debugState();
+  } catch (const std::exception& e) {
+    decision = api::Json{{"error", std::string("debugState threw: ") + e.what()}};
+  }
+  const std::lock_guard<std::mutex> lock(debug_mu_);
+  debug.state = threw ? "exception" : (status.isOk() ? "ok" : "failed");
+  debug.error = status.isOk() ? std::string() : status.toString();
+  debug.last_run = start;
+  debug.decision = std::move(decision);
+}
+
+api::Json Scheduler::debugJson() const {
+  const Clock::TimePoint now = clock_.now();
+  api::Json list = api::Json::array();
+  const std::lock_guard<std::mutex> lock(debug_mu_);
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    const Entry& entry = entries_[i];
+    const Debug& debug = debug_[i];
+    api::Json item{{"name", entry.name},
+                   {"interval_seconds", std::chrono::duration<double>(entry.interval).count()},
+                   {"state", entry.disabled ? std::string("disabled by flag") : debug.state}};
+    if (!debug.error.empty()) {
+      item["error"] = debug.error;
+    }
+    if (debug.last_run.has_value()) {
+      item["last_run_seconds_ago"] = std::chrono::duration<double>(now - *debug.last_run).count();
+    }
+    item["decision"] = debug.decision;
+    list.push_back(std::move(item));
+  }
+  return api::Json{{"strategies", std::move(list)}};
 }
 
 std::vector<std::string> Scheduler::names() const {

@@ -12,11 +12,15 @@
 //   koord_agent_strategy_runs_total{strategy,result} (result: ok, failed, exception) and
 //   koord_agent_strategy_duration_seconds{strategy}.
 //
-// Thread-compatible: one caller at a time. The clock, the strategies' dependencies and the
+// /debug/qos: debugJson() shows each strategy's last run (when, result, and its debugState()).
+//
+// Thread-compatible: one caller of runDue() at a time; debugJson() may be called from any thread
+// at any time. The clock, the strategies' dependencies and the
 // registry must outlive the scheduler.
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <string_view>
@@ -63,6 +67,11 @@ class Scheduler {
   // The registered strategies' names, in run order.
   [[nodiscard]] std::vector<std::string> names() const;
 
+  // {"strategies": [{"name", "interval_seconds", "state": "never run" | "disabled" | "ok" |
+  // "failed" | "exception", "error" (when failed), "last_run_seconds_ago", "decision": the
+  // strategy's debugState() after its last run}]}, in run order. Thread-safe.
+  [[nodiscard]] api::Json debugJson() const;
+
  private:
   struct Entry {
     std::unique_ptr<Strategy> strategy;
@@ -76,16 +85,28 @@ class Scheduler {
     metrics::Counter exception;
     metrics::Histogram duration;
   };
+  // What debugJson() shows of one strategy; guarded by debug_mu_.
+  struct Debug {
+    std::string state = "never run";
+    std::string error;
+    std::optional<Clock::TimePoint> last_run;
+    api::Json decision;
+  };
 
   Scheduler(std::vector<Entry> entries, const Clock& clock, log::Logger logger)
-      : entries_(std::move(entries)), clock_(clock), logger_(std::move(logger)) {}
+      : entries_(std::move(entries)),
+        clock_(clock),
+        logger_(std::move(logger)),
+        debug_(entries_.size()) {}
 
   // Runs one strategy and counts the result.
-  void runOne(Entry& entry, const StrategyContext& context);
+  void runOne(Entry& entry, Debug& debug, const StrategyContext& context);
 
   std::vector<Entry> entries_;
   const Clock& clock_;
   log::Logger logger_;
+  mutable std::mutex debug_mu_;
+  std::vector<Debug> debug_;  // guarded by debug_mu_; one per entry, same order
 };
 
 }  // namespace koord::agent::qosmanager::framework

@@ -10,14 +10,20 @@
 // Thread-compatible: the scheduler calls one method at a time, from its caller's thread.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
+#include "agent/metricsadvisor/cgroup_reader.hpp"
 #include "agent/qosmanager/framework/evictor.hpp"
 #include "agent/qosmanager/framework/metric_windows.hpp"
+#include "agent/resourceexecutor/cgroup_paths.hpp"
 #include "agent/resourceexecutor/pod_cgroups.hpp"
 #include "agent/resourceexecutor/resource_executor.hpp"
 #include "agent/statesinformer/states_informer.hpp"
+#include "agent/system/cgroup_types.hpp"
 #include "agent/system/cpu_pools.hpp"
+#include "agent/system/cpu_topology.hpp"
+#include "koord/api/codec.hpp"
 #include "koord/api/slo/node_slo.hpp"
 #include "koord/common/clock.hpp"
 #include "koord/common/status.hpp"
@@ -29,6 +35,26 @@ namespace koord::agent::qosmanager::framework {
 // NodeResourceTopology pass's CPU allocation; system/cpu_pools.hpp); an empty set means not known
 // yet.
 using NodeCpus = system::CpuPools;
+
+// What discovery found about the node once, at start.
+struct NodeFacts {
+  const system::CpuTopology& topology;  // online CPUs with core, socket and NUMA node
+  // How the kubelet names cgroups: resourceexecutor::qosDir(naming, kBestEffort) is the BE QoS
+  // folder, kubepodsDir(naming) the root of every pod.
+  resourceexecutor::KubeletCgroupNaming naming;
+  system::CgroupVersion cgroup_version = system::CgroupVersion::kV1;
+  bool cfs_burst = false;  // whether the kernel has cpu.cfs_burst_us / cpu.max.burst
+  // Reads cgroup statistics (cpu.stat throttling, usage); reading is allowed, writing is not.
+  const metricsadvisor::CgroupReader& reader;
+};
+
+// Decisions one strategy makes that another must follow. Owned by the daemon and kept across
+// passes; strategies run one at a time, so no lock is needed.
+struct SharedDecisions {
+  // CPU suppress's BE cpuset (policy cpuset): RuntimeReconcile gives BE containers this instead
+  // of the BE pool. nullopt when suppress is off or under cfsQuota: the BE pool.
+  std::optional<cpuset::CpuSet> be_cpuset;
+};
 
 // What a strategy may use during one run. Everything is borrowed for the run only; the executor
 // and evictor are the same objects on every run of one daemon.
@@ -42,6 +68,8 @@ struct StrategyContext {
   const resourceexecutor::PodCgroups& pods;
   const NodeCpus& cpus;
   const Clock& clock;  // the scheduler's clock (cooling times, backoffs)
+  const NodeFacts& node;
+  SharedDecisions& shared;
 };
 
 class Strategy {
@@ -61,6 +89,9 @@ class Strategy {
   // One run. An error is counted and logged by the scheduler; the strategy still runs at its next
   // interval. A run should not throw; one that does is treated as a failed run.
   [[nodiscard]] virtual Status run(const StrategyContext& context) = 0;
+  // What the last run saw and decided, for /debug/qos ("be_cpus": 2, "inputs": {...}): enough for
+  // a user to tell why. null before the first run. Called right after run(), on the same thread.
+  [[nodiscard]] virtual api::Json debugState() const = 0;
 };
 
 }  // namespace koord::agent::qosmanager::framework

@@ -8,6 +8,7 @@
 #include "agent/qosmanager/framework/strategy.hpp"
 #include "koord/common/clock.hpp"
 #include "koord/log/logger.hpp"
+#include "koord/metrics/registry.hpp"
 
 namespace koord::agent::qosmanager::strategies {
 
@@ -15,6 +16,9 @@ namespace koord::agent::qosmanager::strategies {
 struct StrategyArgs {
   Clock::Duration reconcile_interval = std::chrono::seconds(10);  // RuntimeReconcile
   log::Logger logger;
+  // Where strategies register the metrics of what they decided; null: no metrics. Must outlive
+  // the strategies.
+  metrics::MetricsRegistry* registry = nullptr;
 };
 
 // Every built-in strategy, in run order: RuntimeReconcile.

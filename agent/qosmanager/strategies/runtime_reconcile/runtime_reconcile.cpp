@@ -10,7 +10,15 @@ Status RuntimeReconcile::run(const framework::StrategyContext& context) {
   runtimehooks::PodPlanInputs inputs;
   inputs.pods = context.pods;
   inputs.cpus = context.cpus;
+  if (context.shared.be_cpuset.has_value() && !context.shared.be_cpuset->empty()) {
+    // CPU suppress (policy cpuset) decides the BE containers' CPUs.
+    inputs.cpus.be_pool = *context.shared.be_cpuset;
+  }
   runtimehooks::ReconcileStats stats = reconciler_->reconcile(inputs);
+  last_ = api::Json{{"pods", stats.pods},
+                    {"updates", stats.updates},
+                    {"be_cpuset", inputs.cpus.be_pool.toString()},
+                    {"status", stats.status.toString()}};
   logger_.debug("reconciled pod cgroups",
                 {{"pods", stats.pods}, {"updates", stats.updates}, {"status", stats.status}});
   return stats.status;

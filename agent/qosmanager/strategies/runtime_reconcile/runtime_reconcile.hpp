@@ -1,7 +1,9 @@
 // RuntimeReconcile: the runtime reconciler of standalone mode (runtimehooks/reconciler.hpp) run as
 // a QoS strategy. Every `interval`, and at once when the node's pods or Node change, it plans the
 // cgroup settings of every pod on the node from its QoS class (runtimehooks/pod_plan.hpp) and
-// hands them to the context's executor; what it writes is exactly what the Reconciler writes.
+// hands them to the context's executor; what it writes is exactly what the Reconciler writes,
+// except that BE containers get CPU suppress's cpuset (SharedDecisions::be_cpuset) when it has
+// one, instead of the BE pool.
 //
 // Always enabled (koordlet's reconciler does not depend on the NodeSLO); the daemon turns it off
 // with --disable-reconciler by naming it in SchedulerOptions::disabled.
@@ -30,6 +32,8 @@ class RuntimeReconcile final : public framework::Strategy {
   // The executor's batch result: an error when some updates were not applied (each is in the
   // executor's log and metric); pods that were skipped are logged, not an error.
   [[nodiscard]] Status run(const framework::StrategyContext& context) override;
+  // {"pods", "updates", "be_cpuset" (the CPUs BE containers were given), "status"}.
+  [[nodiscard]] api::Json debugState() const override { return last_; }
 
  private:
   Clock::Duration interval_;
@@ -38,6 +42,7 @@ class RuntimeReconcile final : public framework::Strategy {
   // the pod folders of the previous pass, so that those of pods that left are forgotten.
   std::unique_ptr<runtimehooks::Reconciler> reconciler_;
   const resourceexecutor::ResourceExecutor* executor_ = nullptr;
+  api::Json last_;
 };
 
 }  // namespace koord::agent::qosmanager::strategies::runtime_reconcile

@@ -15,6 +15,7 @@
 #include "agent/qosmanager/framework/strategy.hpp"
 #include "koord/common/clock.hpp"
 #include "koord/metrics/registry.hpp"
+#include "test/mocks/agent/mock_cgroup_reader.hpp"
 #include "test/mocks/agent/mock_resource_executor.hpp"
 #include "test/mocks/agent/mock_states_informer.hpp"
 #include "test/mocks/k8s/mock_client.hpp"
@@ -48,7 +49,8 @@ struct ContextFixture {
   }
 
   framework::StrategyContext context() {
-    return framework::StrategyContext{states, windows, executor, *evictor, pods, cpus, clock};
+    return framework::StrategyContext{states, windows, executor, *evictor, pods,
+                                      cpus,   clock,   facts,    shared};
   }
 
   FakeClock clock;
@@ -60,6 +62,10 @@ struct ContextFixture {
   std::unique_ptr<framework::Evictor> evictor;
   resourceexecutor::PodCgroups pods;  // the pass's pods with their cgroup folders
   framework::NodeCpus cpus;
+  system::CpuTopology topology;  // set before facts is read (a test's own topology)
+  ::testing::NiceMock<agent::testing::MockCgroupReader> reader;
+  framework::NodeFacts facts{topology, {}, system::CgroupVersion::kV1, true, reader};
+  framework::SharedDecisions shared;
 };
 
 }  // namespace koord::agent::qosmanager::testing

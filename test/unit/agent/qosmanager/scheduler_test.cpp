@@ -34,6 +34,7 @@ class FakeStrategy final : public Strategy {
     ++*runs;
     return run_ ? run_() : Status::ok();
   }
+  api::Json debugState() const override { return api::Json{{"runs", *runs}}; }
 
   std::function<bool(const api::slo::NodeSLO*)> enabled_;
   std::function<Status()> run_;
@@ -212,6 +213,38 @@ TEST(Scheduler, CreateReportsEveryProblemAtOnce) {
             "failed to create the QoS strategy scheduler: strategy 'Twice' is registered twice; "
             "strategy 'Zero' has an interval that is not positive; strategy 3 is null; cannot "
             "disable 'Unknown': no such strategy");
+}
+
+TEST(Scheduler, DebugJsonShowsEachStrategysLastRunAndDecision) {
+  testing::ContextFixture fixture;
+  std::vector<std::unique_ptr<FakeStrategy>> fakes;
+  fakes.push_back(std::make_unique<FakeStrategy>("Works", 1s));
+  fakes.push_back(std::make_unique<FakeStrategy>("Fails", 1s));
+  fakes.push_back(std::make_unique<FakeStrategy>("Off", 1s));
+  fakes.push_back(std::make_unique<FakeStrategy>("Flagged", 1s));
+  fakes[1]->run_ = [] { return Status::unavailable("cgroup gone"); };
+  fakes[2]->enabled_ = [](const api::slo::NodeSLO*) { return false; };
+  SchedulerOptions options;
+  options.disabled.insert("Flagged");
+  auto scheduler =
+      Scheduler::create(list(std::move(fakes)), fixture.clock, options, nullptr).value();
+  api::Json before = scheduler->debugJson();
+  ASSERT_EQ(before["strategies"].size(), 4u);
+  EXPECT_EQ(before["strategies"][0]["state"], "never run");
+  EXPECT_TRUE(before["strategies"][0]["decision"].is_null());
+
+  scheduler->runDue(fixture.context(), false);
+  fixture.clock.advance(500ms);
+  api::Json after = scheduler->debugJson();
+  const api::Json& list = after["strategies"];
+  EXPECT_EQ(list[0]["name"], "Works");
+  EXPECT_EQ(list[0]["state"], "ok");
+  EXPECT_EQ(list[0]["decision"]["runs"], 1);
+  EXPECT_DOUBLE_EQ(list[0]["last_run_seconds_ago"].get<double>(), 0.5);
+  EXPECT_EQ(list[1]["state"], "failed");
+  EXPECT_THAT(list[1]["error"].get<std::string>(), HasSubstr("cgroup gone"));
+  EXPECT_EQ(list[2]["state"], "disabled");
+  EXPECT_EQ(list[3]["state"], "disabled by flag");
 }
 
 TEST(Scheduler, WithoutStrategiesNothingIsEverDue) {
