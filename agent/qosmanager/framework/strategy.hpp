@@ -19,6 +19,7 @@
 #include "agent/resourceexecutor/cgroup_paths.hpp"
 #include "agent/resourceexecutor/pod_cgroups.hpp"
 #include "agent/resourceexecutor/resource_executor.hpp"
+#include "agent/resourceexecutor/system_config_executor.hpp"
 #include "agent/statesinformer/states_informer.hpp"
 #include "agent/system/cgroup_types.hpp"
 #include "agent/system/cpu_pools.hpp"
@@ -54,6 +55,9 @@ struct SharedDecisions {
   // CPU suppress's BE cpuset (policy cpuset): RuntimeReconcile gives BE containers this instead
   // of the BE pool. nullopt when suppress is off or under cfsQuota: the BE pool.
   std::optional<cpuset::CpuSet> be_cpuset;
+  // CPU suppress's BE QoS quota (policy cfsQuota), in microseconds per 100 ms period; nullopt
+  // when suppress is off or under cpuset. BE CPU eviction reads the BE real limit from these two.
+  std::optional<int64_t> be_cfs_quota_us;
 };
 
 // What a strategy may use during one run. Everything is borrowed for the run only; the executor
@@ -70,6 +74,8 @@ struct StrategyContext {
   const Clock& clock;  // the scheduler's clock (cooling times, backoffs)
   const NodeFacts& node;
   SharedDecisions& shared;
+  // Node-wide kernel settings (vm/min_free_kbytes...); null where the daemon has none (tests).
+  resourceexecutor::SystemConfigExecutor* system_config = nullptr;
 };
 
 class Strategy {
