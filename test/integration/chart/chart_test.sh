@@ -252,10 +252,10 @@ for refused in "delete nodes" "update pods" "patch pods" "create pods" "delete p
 done
 
 # koord-agent: watches nodes, pods and NodeSLOs; reports NodeMetric (its status),
-# NodeResourceTopology and Device; writes core Events. It evicts nothing (BE eviction: issue #35).
+# NodeResourceTopology and Device; writes core Events; evicts pods through pods/eviction only.
 sa=system:serviceaccount:koordinator-system:koord-agent
 for allowed in "list nodes" "watch nodes" "list pods" "watch pods" \
-               "create events" "patch events -n default" \
+               "create events" "patch events -n default" "create pods --subresource=eviction" \
                "list nodeslos.slo.koordinator.sh" "watch nodeslos.slo.koordinator.sh" \
                "get nodemetrics.slo.koordinator.sh" "watch nodemetrics.slo.koordinator.sh" \
                "create nodemetrics.slo.koordinator.sh" \
@@ -269,7 +269,7 @@ for allowed in "list nodes" "watch nodes" "list pods" "watch pods" \
   [ "$(can $allowed)" = yes ] && pass "agent allowed: $allowed" || fail "agent should be allowed: $allowed"
 done
 for refused in "delete pods" "update pods" "patch pods" "create pods" "create pods --subresource=binding" \
-               "create pods --subresource=eviction" "update nodemetrics.slo.koordinator.sh" \
+               "update nodemetrics.slo.koordinator.sh" \
                "update nodes" "patch nodes" "update nodes --subresource=status" "delete nodes" \
                "delete nodemetrics.slo.koordinator.sh" "update nodeslos.slo.koordinator.sh" \
                "delete noderesourcetopologies.topology.node.k8s.io" "delete devices.scheduling.koordinator.sh" \
