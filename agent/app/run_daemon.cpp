@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "agent/app/daemon.hpp"
+#include "agent/app/debug_qos.hpp"
 #include "agent/app/host.hpp"
 #include "agent/statesinformer/kube_states_informer.hpp"
 #include "koord/common/clock.hpp"
@@ -103,10 +104,7 @@ Status runDaemon(const DaemonOptions& options, const log::Logger& logger,
   // listen address may be the pod network's, for Prometheus).
   KOORD_RETURN_IF_ERROR(
       server->route("GET", "/debug/qos", [&daemon = *daemon](const http::HttpRequest& request) {
-        if (request.remote_address.rfind("127.", 0) != 0) {
-          return http::HttpResponse::text(403, "/debug/qos answers only on the node (127.0.0.1)\n");
-        }
-        return http::HttpResponse::json(200, daemon.qosDebug().dump(2) + "\n");
+        return debugQosResponse(request, [&daemon] { return daemon.qosDebug(); });
       }));
   KOORD_RETURN_IF_ERROR(server->start());
   logger.info("serving /healthz, /readyz, /metrics and /debug/qos",

@@ -15,6 +15,11 @@
 #     starts, and podsMetric reports the BE pod at about half a core.
 #  D. an API server that goes away (koord-agent pointed at a dead one after the first reports)
 #     leaves the node's cgroups as they were, and koord-agent keeps serving /healthz.
+#  F. BE eviction (root with writable cgroup v1 only): a NodeSLO the test writes turns on BE
+#     memory eviction with a threshold below the node's usage; be-late is evicted through
+#     pods/eviction and gets an Event naming the strategy and its figures; be-batch, guarded by a
+#     PodDisruptionBudget that allows no disruption, is refused (an EvictionRefused Event) until the
+#     budget is deleted, then evicted. /debug/qos shows the strategy's inputs and decision.
 #  E. hostile clients on the node: bodies sent to GET /healthz are refused unread, and floods of
 #     idle or half-sent connections do not lock out /healthz (run before B-D).
 # Usage: agent_e2e_test.sh KOORD_AGENT_BINARY STAND_IN_NVML_LIBRARY
@@ -246,6 +251,38 @@ if $reconcile_checks; then
   python3 -c "import sys; sys.exit(0 if 0.1 <= $pod_cpu <= 0.7 else 1)" \
     && pass "C: podsMetric reports be-batch at $pod_cpu cores" || fail "C: podsMetric be-batch $pod_cpu cores"
   kill -9 "${busy_pids[-1]}" 2>/dev/null || true
+
+  # F. BE eviction through the Eviction API, with a PodDisruptionBudget
+  kubectl label pod -n "$ns" be-batch koord.test/guarded=true >/dev/null
+  cat <<JSON | kubectl apply -f - >/dev/null
+{"apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "guard", "namespace": "$ns"},
+ "spec": {"maxUnavailable": 0, "selector": {"matchLabels": {"koord.test/guarded": "true"}}}}
+JSON
+  wait_for 30 "the budget's status" sh -c "kubectl get pdb -n $ns guard -o jsonpath='{.status.observedGeneration}' | grep -q ." || true
+  # The Node says 8Gi: this host's real usage is well over 3% of it.
+  cat <<JSON | kubectl apply -f - >/dev/null
+{"apiVersion": "slo.koordinator.sh/v1alpha1", "kind": "NodeSLO", "metadata": {"name": "$node"},
+ "spec": {"resourceUsedThresholdWithBE": {"enable": true, "memoryEvictThresholdPercent": 3,
+          "memoryEvictLowerPercent": 1}}}
+JSON
+  wait_for 30 "be-late's eviction" sh -c "kubectl get pod -n $ns be-late -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null | grep -q . || ! kubectl get pod -n $ns be-late >/dev/null 2>&1" \
+    && pass "F: be-late evicted through pods/eviction" || fail "F: be-late was not evicted"
+  event="$(kubectl get events -n "$ns" --field-selector involvedObject.name=be-late,reason=EvictPodByNodeMemoryUsage -o jsonpath='{.items[0].message}' 2>/dev/null)"
+  grep -q "threshold 3%" <<<"$event" && pass "F: be-late's Event: $event" || fail "F: be-late's Event is '$event'"
+  wait_for 30 "be-batch's refusal" sh -c "kubectl get events -n $ns --field-selector involvedObject.name=be-batch,reason=EvictionRefused -o name | grep -q ." \
+    && pass "F: be-batch's eviction refused while the budget forbids it" || fail "F: no EvictionRefused Event for be-batch"
+  [ -z "$(kubectl get pod -n "$ns" be-batch -o jsonpath='{.metadata.deletionTimestamp}')" ] \
+    && pass "F: be-batch still running" || fail "F: be-batch was deleted despite its budget"
+  debug="$(curl -sf "http://127.0.0.1:$port/debug/qos")"
+  python3 -c 'import json,sys; d={s["name"]: s for s in json.load(sys.stdin)["strategies"]}; m=d["BEMemoryEvict"]; assert m["state"] == "ok", m; assert m["decision"], m' <<<"$debug" \
+    && pass "F: /debug/qos shows BEMemoryEvict's decision" || fail "F: /debug/qos: $(head -c 600 <<<"$debug")"
+  kubectl delete pdb -n "$ns" guard >/dev/null
+  # The evictor waits 30 s before it asks again for a refused pod.
+  wait_for 60 "be-batch's eviction once the budget is gone" sh -c "kubectl get pod -n $ns be-batch -o jsonpath='{.metadata.deletionTimestamp}' 2>/dev/null | grep -q . || ! kubectl get pod -n $ns be-batch >/dev/null 2>&1" \
+    && pass "F: be-batch evicted once the budget is deleted" || fail "F: be-batch not evicted after the budget was deleted"
+  curl -sf "http://127.0.0.1:$port/metrics" | grep -E '^koord_agent_evictions_total\{reason="EvictPodByNodeMemoryUsage",result="(evicted|refused)"\}' >"$work/evictions" || true
+  [ "$(wc -l <"$work/evictions")" = 2 ] && pass "F: /metrics counts evicted and refused" || fail "F: evictions metric: $(cat "$work/evictions")"
+  kubectl delete nodeslo "$node" >/dev/null 2>&1 || true
 
   # D. the API server goes away: the node is left as it was and the agent keeps serving
   stop_agent
