@@ -1,0 +1,30 @@
+// BE pods as BE CPU eviction sees them: which pods are BE, their priority and their batch CPU
+// requests. Pure functions of the pod object. (memory_evict has the same helpers for memory: each
+// strategy folder is its own library.)
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "koord/api/core/pod.hpp"
+
+namespace koord::agent::qosmanager::strategies::cpu_evict {
+
+// Koordinator's QoS class of the pod (the koordinator.sh/qosClass label, else its Kubernetes QoS
+// class: BestEffort is BE) is BE.
+[[nodiscard]] bool isBE(const api::core::Pod& pod);
+// status.phase is Running.
+[[nodiscard]] bool isRunning(const api::core::Pod& pod);
+// status.phase is Succeeded or Failed: the pod holds nothing on the node any more.
+[[nodiscard]] bool isTerminal(const api::core::Pod& pod);
+// spec.priority, 0 when unset (the order the evictor uses).
+[[nodiscard]] int32_t priorityOf(const api::core::Pod& pod);
+// Whether the pod may be a candidate under a priority threshold (koordlet's
+// evictEnabledPriorityThreshold / allocatableEvictPriorityThreshold: "the highest priority that
+// may be evicted"): no threshold, or priorityOf(pod) <= threshold.
+[[nodiscard]] bool priorityAllowed(const api::core::Pod& pod, std::optional<int32_t> threshold);
+// The sum of the containers' kubernetes.io/batch-cpu requests in milli-cores (the deprecated
+// koordinator.sh/batch-cpu when the first is absent); 0 when none asks for any.
+[[nodiscard]] int64_t batchCpuRequestMilli(const api::core::Pod& pod);
+
+}  // namespace koord::agent::qosmanager::strategies::cpu_evict
