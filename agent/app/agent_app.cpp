@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "agent/app/run_daemon.hpp"
+#include "agent/qosmanager/strategies/builtin.hpp"
 #include "agent/system/cgroup_layout.hpp"
 #include "koord/api/extension/duration.hpp"
 #include "koord/common/program.hpp"
@@ -77,6 +78,12 @@ Result<DaemonOptions> optionsFromFlags(const FlagSet& flags) {
     }
   }
   options.reconciler = !flags.getBool("disable-reconciler");
+  auto gates = qosmanager::strategies::parseFeatureGates(flags.get("feature-gates"));
+  if (gates.ok()) {
+    options.feature_gates = std::move(*gates);
+  } else {
+    problems.push_back(gates.status().message());
+  }
   if (!problems.empty()) {
     std::string message;
     for (const std::string& problem : problems) {
@@ -92,10 +99,12 @@ Result<DaemonOptions> optionsFromFlags(const FlagSet& flags) {
 int runAgent(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   FlagSet flags("koord-agent",
                 "The node agent (a DaemonSet): reports NodeResourceTopology, Device (NVIDIA "
-                "GPUs)\nand NodeMetric for its node and reconciles its pods' cgroups (cpusets, "
-                "and BE pods'\nCPU and memory from their batch resources): part of koordlet's "
-                "job. Not built yet\n(QoS strategies such as CPU suppress, memory QoS, BE "
-                "eviction, resctrl):\ndocs/compatibility.md.");
+                "GPUs)\nand NodeMetric for its node, reconciles its pods' cgroups (cpusets, "
+                "and BE pods'\nCPU and memory from their batch resources) and runs koordlet's "
+                "QoS strategies from\nthe node's NodeSLO: CPU suppress, CPU burst, memory QoS, "
+                "BE eviction by memory and\nCPU satisfaction, system config. /debug/qos "
+                "(from the node only) shows their\ndecisions. Not built yet (resctrl, group "
+                "identity...): docs/compatibility.md.");
   flags.addString("kubeconfig", "", "path to a kubeconfig; in-cluster config when empty");
   flags.addString("node-name", "", "the Node this agent runs on (default: $NODE_NAME)");
   flags.addString("host-root", "/",
@@ -115,6 +124,10 @@ int runAgent(int argc, const char* const* argv, std::ostream& out, std::ostream&
                   "how often NodeResourceTopology and Device are checked against the cluster");
   flags.addString("reconcile-interval", "10s", "how often pods' cgroups are reconciled");
   flags.addBool("disable-reconciler", "do not write pods' cgroups (report only)");
+  flags.addString("feature-gates", "",
+                  "QoS strategies on or off, koordlet's gates: BECPUSuppress, CPUBurst (on by "
+                  "default),\nCgroupReconcile (memory QoS), BEMemoryEvict, BECPUEvict, "
+                  "SystemConfig (off by default);\ne.g. BEMemoryEvict=true,CPUBurst=false");
   log::addLogFlags(flags);
   return runProgram(
       flags, "koord-agent", argc, argv,

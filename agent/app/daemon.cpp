@@ -65,6 +65,7 @@ Result<std::unique_ptr<Daemon>> Daemon::create(DaemonOptions options, log::Logge
   strategy_args.registry = &deps.registry;
   qosmanager::framework::SchedulerOptions scheduler_options;
   scheduler_options.logger = logger;
+  scheduler_options.disabled = qosmanager::strategies::strategiesOffByGates(options.feature_gates);
   if (!options.reconciler) {
     scheduler_options.disabled.insert(
         std::string(qosmanager::strategies::runtime_reconcile::RuntimeReconcile::kName));
@@ -73,12 +74,16 @@ Result<std::unique_ptr<Daemon>> Daemon::create(DaemonOptions options, log::Logge
                          qosmanager::framework::Scheduler::create(
                              qosmanager::strategies::builtinStrategies(strategy_args), deps.clock,
                              std::move(scheduler_options), &deps.registry));
+  KOORD_ASSIGN_OR_RETURN(auto system_config,
+                         resourceexecutor::ProcSysConfigExecutor::create(options.paths, deps.clock,
+                                                                         &logger, &deps.registry));
   KOORD_ASSIGN_OR_RETURN(auto collect_metrics,
                          metricsadvisor::CollectMetrics::create(deps.registry));
   KOORD_ASSIGN_OR_RETURN(auto reports, ReportCounter::create(deps.registry));
   KOORD_ASSIGN_OR_RETURN(auto rss_bytes, deps.registry.gauge("koord_agent_resident_memory_bytes",
                                                              "Resident memory of koord-agent."));
   Parts parts{std::move(executor),
+              std::move(system_config),
               std::move(evictor),
               std::move(scheduler),
               collect_metrics,

@@ -46,6 +46,7 @@
 #include "agent/resourceexecutor/cgroup_paths.hpp"
 #include "agent/resourceexecutor/cgroup_resource_executor.hpp"
 #include "agent/resourceexecutor/pod_cgroups.hpp"
+#include "agent/resourceexecutor/proc_sys_config_executor.hpp"
 #include "agent/statesinformer/states_informer.hpp"
 #include "agent/system/cpu_pools.hpp"
 #include "koord/common/clock.hpp"
@@ -96,6 +97,7 @@ class Daemon {
   // The parts create() builds before the daemon exists (each can fail).
   struct Parts {
     std::unique_ptr<resourceexecutor::CgroupResourceExecutor> executor;
+    std::unique_ptr<resourceexecutor::ProcSysConfigExecutor> system_config;
     std::unique_ptr<qosmanager::framework::Evictor> evictor;
     std::unique_ptr<qosmanager::framework::Scheduler> scheduler;
     metricsadvisor::CollectMetrics collect_metrics;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -31,6 +32,9 @@ struct DaemonOptions {
   std::chrono::milliseconds report_interval{60000};
   std::chrono::milliseconds reconcile_interval{10000};
   bool reconciler = true;  // the runtime reconciler (standalone mode)
+  // --feature-gates: koordlet's gates of the QoS strategies (qosmanager/strategies/builtin.hpp,
+  // kStrategyGates); a gate not named keeps its default.
+  std::map<std::string, bool, std::less<>> feature_gates;
 };
 
 }  // namespace koord::agent::app

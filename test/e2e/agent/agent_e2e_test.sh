@@ -72,7 +72,7 @@ trap cleanup EXIT
 start_agent() {  # kubeconfig
   "$agent_bin" --kubeconfig "$1" --node-name "$node" --cgroup-driver cgroupfs \
     --kubelet-cgroup-root "/$cg_prefix" --kubelet-root-dir "$work/kubelet" --nvml-library "$nvml_lib" \
-    --listen-address "127.0.0.1:$port" --reconcile-interval 1s --report-interval 5s \
+    --listen-address "127.0.0.1:$port" --reconcile-interval 1s --report-interval 5s --feature-gates BEMemoryEvict=true \
     --log-level debug >>"$work/agent.log" 2>&1 &
   agent_pid=$!
 }

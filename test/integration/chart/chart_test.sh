@@ -113,6 +113,7 @@ PY
 helm template koord "$chart" --set agent.privileged=false --set agent.cgroupDriver=systemd \
   --set agent.listenPort=9400 --set agent.logLevel=debug --set agent.image.repository=example.test/agent \
   --set agent.image.tag=v9 --set agent.image.pullPolicy=Always \
+  --set agent.featureGates='BEMemoryEvict=true\,CPUBurst=false' \
   --set-json 'agent.resources={"requests":{"cpu":"50m","memory":"16Mi"},"limits":{"memory":"64Mi"}}' \
   --set-json 'agent.nodeSelector={"koord.test/chart-agent":"true"}' \
   --set-json 'agent.tolerations=[{"key":"dedicated","operator":"Equal","value":"x","effect":"NoSchedule"}]' \
@@ -167,7 +168,8 @@ if ds:
     (c,) = spec["containers"]
     check(c["image"] == "example.test/agent:v9" and c["imagePullPolicy"] == "Always", f"image {c['image']}")
     check("--cgroup-driver=systemd" in c["command"] and "--listen-address=127.0.0.1:9400" in c["command"]
-          and "--log-level=debug" in c["command"], f"command {c['command']}")
+          and "--log-level=debug" in c["command"]
+          and "--feature-gates=BEMemoryEvict=true,CPUBurst=false" in c["command"], f"command {c['command']}")
     check(c["livenessProbe"]["httpGet"]["port"] == 9400 and c["ports"][0]["containerPort"] == 9400, "port 9400")
     sc = c["securityContext"]
     check(sc.get("privileged") is False and sc.get("capabilities") == {"drop": ["ALL"], "add": ["SYS_ADMIN"]},

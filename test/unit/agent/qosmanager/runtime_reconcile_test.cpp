@@ -51,17 +51,6 @@ bool sameUpdates(const std::vector<resourceexecutor::ResourceUpdate>& a,
   return true;
 }
 
-TEST(BuiltinStrategies, ListsTheRuntimeReconcilerWithItsInterval) {
-  StrategyArgs args;
-  args.reconcile_interval = 7s;
-  auto strategies = builtinStrategies(args);
-  ASSERT_EQ(strategies.size(), 1u);
-  EXPECT_EQ(strategies[0]->name(), runtime_reconcile::RuntimeReconcile::kName);
-  EXPECT_EQ(strategies[0]->interval(), Clock::Duration(7s));
-  EXPECT_TRUE(strategies[0]->runsOnStateChange());
-  EXPECT_TRUE(strategies[0]->enabled(nullptr));
-}
-
 // The strategy hands the executor exactly what the runtime reconciler's plan holds for the
 // node's pods and CPU pools, and forgets the folders of pods that left.
 TEST(RuntimeReconcile, WritesWhatTheReconcilerPlans) {
