@@ -295,7 +295,6 @@ void CpuBurst::runPod(const framework::StrategyContext& context,
 
   // The pod's quota and burst, before and after.
   int64_t pod_quota_old = pod_base;
-  int64_t pod_quota_new = pod_base;
   int64_t pod_burst_new = 0;
   bool write_pod_quota = false;
   bool write_pod_burst = false;
@@ -304,7 +303,7 @@ void CpuBurst::runPod(const framework::StrategyContext& context,
       pod_quota_old += state.quota_us - state.base_us;
     }
   }
-  pod_quota_new = pod_quota_old;
+  int64_t pod_quota_new = pod_quota_old;
   for (const Plan& plan : plans) {
     if (!pod_unlimited) {
       pod_quota_new += plan.quota_new - plan.quota_old;

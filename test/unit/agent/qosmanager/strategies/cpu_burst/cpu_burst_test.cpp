@@ -12,7 +12,6 @@ namespace koord::agent::qosmanager::strategies::cpu_burst {
 namespace {
 
 using api::slo::CPUBurstPolicy;
-using testing::ContainerSpec;
 using ::testing::ElementsAre;
 using testing::Harness;
 using ::testing::IsEmpty;
@@ -21,9 +20,15 @@ using testing::makePod;
 using testing::PodSpec;
 using testing::strategyOf;
 
-const std::string kPodDir = "kubepods/burstable/poduid-web";
-const std::string kC1 = kPodDir + "/c1";
-const std::string kC2 = kPodDir + "/c2";
+std::string podDir() {
+  return "kubepods/burstable/poduid-web";
+}
+std::string c1Dir() {
+  return podDir() + "/c1";
+}
+std::string c2Dir() {
+  return podDir() + "/c2";
+}
 
 PodSpec onePod(int64_t limit_milli = 200) {
   PodSpec spec;
@@ -53,12 +58,13 @@ TEST(CpuBurstTest, CpuBurstOnlySetsContainerAndPodBurst) {
   spec.containers = {{"app", 500, "c1"}, {"side", 1500, "c2"}, {"later", 1000, ""}};
   h.setPods({makePod(spec)});
   ASSERT_TRUE(h.runOnce().isOk());
-  EXPECT_THAT(h.lastUpdates(), ElementsAre("burst " + kPodDir + " 100000",
-                                           "burst " + kC1 + " 25000", "burst " + kC2 + " 75000"));
+  EXPECT_THAT(h.lastUpdates(),
+              ElementsAre("burst " + podDir() + " 100000", "burst " + c1Dir() + " 25000",
+                          "burst " + c2Dir() + " 75000"));
   ASSERT_EQ(h.batches.size(), 1U);  // one batch per pod
   // Same again next run (the executor's cache skips unchanged values).
   ASSERT_TRUE(h.runOnce().isOk());
-  EXPECT_EQ(h.lastValue("burst", kC1), "25000");
+  EXPECT_EQ(h.lastValue("burst", c1Dir()), "25000");
 }
 
 TEST(CpuBurstTest, BurstIsCappedAtTheQuotaAndContainersWithoutLimitGetNothing) {
@@ -73,8 +79,9 @@ TEST(CpuBurstTest, BurstIsCappedAtTheQuotaAndContainersWithoutLimitGetNothing) {
   h.setPods({makePod(spec), makePod(open)});
   ASSERT_TRUE(h.runOnce().isOk());
   // 10 × the limit would be 500000 and 1500000; the kernel allows at most the quota.
-  EXPECT_THAT(h.lastUpdates(), ElementsAre("burst " + kPodDir + " 200000",
-                                           "burst " + kC1 + " 50000", "burst " + kC2 + " 150000"));
+  EXPECT_THAT(h.lastUpdates(),
+              ElementsAre("burst " + podDir() + " 200000", "burst " + c1Dir() + " 50000",
+                          "burst " + c2Dir() + " 150000"));
 }
 
 TEST(CpuBurstTest, WithoutKernelSupportTheBurstPartIsSkippedAndReportedOnce) {
@@ -94,32 +101,32 @@ TEST(CpuBurstTest, ThrottledContainersScaleUpToTheCeilingWhileIdle) {
   Harness h;
   h.slo = makeNodeSLO(strategyOf(CPUBurstPolicy::kCFSQuotaBurstOnly));
   h.setPods({makePod(onePod())});
-  h.throttled[kC1] = 10;
+  h.throttled[c1Dir()] = 10;
   h.nodeUsage(0.4);  // 0.4 of 4 cores: idle
   ASSERT_TRUE(h.runOnce().isOk());
   // First run: no earlier cpu.stat to compare with: the base, pod before container.
   EXPECT_THAT(h.lastUpdates(),
-              ElementsAre("quota " + kPodDir + " 20000", "quota " + kC1 + " 20000"));
+              ElementsAre("quota " + podDir() + " 20000", "quota " + c1Dir() + " 20000"));
   std::vector<std::string> quotas;
   for (int i = 0; i < 8; ++i) {
-    h.throttled[kC1] += 5;
+    h.throttled[c1Dir()] += 5;
     h.nodeUsage(0.4);
     ASSERT_TRUE(h.runOnce().isOk());
-    ASSERT_EQ(h.lastValue("quota", kPodDir), h.lastValue("quota", kC1));
-    quotas.push_back(h.lastValue("quota", kC1));
+    ASSERT_EQ(h.lastValue("quota", podDir()), h.lastValue("quota", c1Dir()));
+    quotas.push_back(h.lastValue("quota", c1Dir()));
   }
   EXPECT_THAT(quotas,
               ElementsAre("24000", "28800", "34560", "41472", "49766", "59719", "60000", "60000"));
   // Raising: the pod first, so the child never exceeds its parent.
   EXPECT_THAT(h.lastUpdates(),
-              ElementsAre("quota " + kPodDir + " 60000", "quota " + kC1 + " 60000"));
+              ElementsAre("quota " + podDir() + " 60000", "quota " + c1Dir() + " 60000"));
   EXPECT_EQ(h.metric("koord_agent_cpu_burst_scaled_total{direction=\"up\"}"), 7);
   EXPECT_EQ(h.metric("koord_agent_cpu_burst_throttled_containers"), 1);
   EXPECT_EQ(h.metric("koord_agent_cpu_burst_share_pool_state"), 0);
   // No longer throttled: it keeps what it has.
   h.nodeUsage(0.4);
   ASSERT_TRUE(h.runOnce().isOk());
-  EXPECT_EQ(h.lastValue("quota", kC1), "60000");
+  EXPECT_EQ(h.lastValue("quota", c1Dir()), "60000");
   EXPECT_EQ(h.metric("koord_agent_cpu_burst_throttled_containers"), 0);
 }
 
@@ -128,25 +135,25 @@ TEST(CpuBurstTest, CoolingHoldsAndOverloadScalesDownToTheBase) {
   Harness h;
   h.slo = makeNodeSLO(strategyOf(CPUBurstPolicy::kCFSQuotaBurstOnly));
   h.setPods({makePod(onePod())});
-  h.throttled[kC1] = 0;
+  h.throttled[c1Dir()] = 0;
   for (int i = 0; i < 4; ++i) {  // base, then 3 ups while idle
-    h.throttled[kC1] += 1;
+    h.throttled[c1Dir()] += 1;
     h.nodeUsage(0.1);
     ASSERT_TRUE(h.runOnce().isOk());
   }
-  ASSERT_EQ(h.lastValue("quota", kC1), "34560");
+  ASSERT_EQ(h.lastValue("quota", c1Dir()), "34560");
   // 1.9 of 4 cores = 0.475: cooling (>= 0.45, < 0.5). Let the 5 s average settle there while
   // not throttled (remain either way).
   for (int i = 0; i < 5; ++i) {
     h.nodeUsage(1.9);
     ASSERT_TRUE(h.runOnce().isOk());
-    ASSERT_EQ(h.lastValue("quota", kC1), "34560");
+    ASSERT_EQ(h.lastValue("quota", c1Dir()), "34560");
   }
   // Throttled, yet no higher.
-  h.throttled[kC1] += 1;
+  h.throttled[c1Dir()] += 1;
   h.nodeUsage(1.9);
   ASSERT_TRUE(h.runOnce().isOk());
-  EXPECT_EQ(h.lastValue("quota", kC1), "34560");
+  EXPECT_EQ(h.lastValue("quota", c1Dir()), "34560");
   EXPECT_EQ(h.metric("koord_agent_cpu_burst_share_pool_state"), 1);
   EXPECT_EQ(h.strategy().debugState()["containers"][0]["action"], "remain");
   EXPECT_EQ(h.strategy().debugState()["containers"][0]["throttled"], true);
@@ -154,14 +161,14 @@ TEST(CpuBurstTest, CoolingHoldsAndOverloadScalesDownToTheBase) {
   // down ×0.8 per run, even while throttled, to the base.
   std::vector<std::string> quotas;
   for (int i = 0; i < 4; ++i) {
-    h.throttled[kC1] += 1;
+    h.throttled[c1Dir()] += 1;
     h.nodeUsage(4);
     ASSERT_TRUE(h.runOnce().isOk());
-    quotas.push_back(h.lastValue("quota", kC1));
+    quotas.push_back(h.lastValue("quota", c1Dir()));
     if (i == 0) {
       // Lowering: the container first, then its pod.
       EXPECT_THAT(h.lastUpdates(),
-                  ElementsAre("quota " + kC1 + " 27648", "quota " + kPodDir + " 27648"));
+                  ElementsAre("quota " + c1Dir() + " 27648", "quota " + podDir() + " 27648"));
     }
   }
   EXPECT_THAT(quotas, ElementsAre("27648", "22118", "20000", "20000"));
@@ -186,7 +193,7 @@ TEST(CpuBurstTest, TheSharePoolLeavesOutLseLsrAndBePods) {
   be.kube_qos = "BestEffort";
   be.containers = {{"job", 0, "b1"}};
   h.setPods({makePod(onePod()), makePod(lsr), makePod(be)});
-  h.throttled[kC1] = 1;
+  h.throttled[c1Dir()] = 1;
   h.nodeUsage(1.3125);
   h.podUsage("uid-db", 0.25);
   h.podUsage("uid-batch", 0.125);
@@ -200,7 +207,7 @@ TEST(CpuBurstTest, TheSharePoolLeavesOutLseLsrAndBePods) {
   EXPECT_EQ(pool["excluded_request_cores"], 2.0);
   // Only the LS pod was written.
   EXPECT_THAT(h.lastUpdates(),
-              ElementsAre("quota " + kPodDir + " 20000", "quota " + kC1 + " 20000"));
+              ElementsAre("quota " + podDir() + " 20000", "quota " + c1Dir() + " 20000"));
 }
 
 TEST(CpuBurstTest, WithoutNodeUsageTheSharePoolIsUnknownAndNothingScalesUp) {
@@ -208,9 +215,9 @@ TEST(CpuBurstTest, WithoutNodeUsageTheSharePoolIsUnknownAndNothingScalesUp) {
   h.slo = makeNodeSLO(strategyOf(CPUBurstPolicy::kCFSQuotaBurstOnly));
   h.setPods({makePod(onePod())});
   for (int i = 0; i < 3; ++i) {
-    h.throttled[kC1] = static_cast<uint64_t>(i);
+    h.throttled[c1Dir()] = static_cast<uint64_t>(i);
     ASSERT_TRUE(h.runOnce().isOk());
-    EXPECT_EQ(h.lastValue("quota", kC1), "20000");
+    EXPECT_EQ(h.lastValue("quota", c1Dir()), "20000");
   }
   EXPECT_EQ(h.strategy().debugState()["share_pool"]["state"], "unknown");
   EXPECT_TRUE(h.strategy().debugState()["share_pool"]["usage_ratio"].is_null());
@@ -224,10 +231,10 @@ TEST(CpuBurstTest, APercentOfAtMostHundredNeverRaisesTheQuota) {
   h.slo = makeNodeSLO(strategy);
   h.setPods({makePod(onePod())});
   for (int i = 0; i < 3; ++i) {
-    h.throttled[kC1] = static_cast<uint64_t>(i * 10);
+    h.throttled[c1Dir()] = static_cast<uint64_t>(i) * 10;
     h.nodeUsage(0.1);
     ASSERT_TRUE(h.runOnce().isOk());
-    EXPECT_EQ(h.lastValue("quota", kC1), "20000");
+    EXPECT_EQ(h.lastValue("quota", c1Dir()), "20000");
   }
 }
 
@@ -260,11 +267,11 @@ TEST(CpuBurstTest, TheLimiterStopsALongBurstAndLetsItBurstAgainAfterRest) {
   steps.push_back({0.02, "24000"});  // +30: allowed, still throttled: up again
   int step = 0;
   for (const Step& s : steps) {
-    h.throttled[kC1] += 3;
+    h.throttled[c1Dir()] += 3;
     h.nodeUsage(0.1);
     h.containerUsage("c1", s.usage_cores);
     ASSERT_TRUE(h.runOnce().isOk());
-    EXPECT_EQ(h.lastValue("quota", kC1), s.quota) << "step " << step;
+    EXPECT_EQ(h.lastValue("quota", c1Dir()), s.quota) << "step " << step;
     ++step;
   }
 }
@@ -276,20 +283,20 @@ TEST(CpuBurstTest, PolicyNoneResetsWhatWasChangedOnce) {
   h.slo = makeNodeSLO(strategy);
   h.setPods({makePod(onePod())});
   for (int i = 0; i < 2; ++i) {
-    h.throttled[kC1] += 1;
+    h.throttled[c1Dir()] += 1;
     h.nodeUsage(0.1);
     ASSERT_TRUE(h.runOnce().isOk());
   }
   EXPECT_THAT(h.lastUpdates(),
-              ElementsAre("quota " + kPodDir + " 24000", "burst " + kPodDir + " 10000",
-                          "quota " + kC1 + " 24000", "burst " + kC1 + " 10000"));
+              ElementsAre("quota " + podDir() + " 24000", "burst " + podDir() + " 10000",
+                          "quota " + c1Dir() + " 24000", "burst " + c1Dir() + " 10000"));
   h.slo = makeNodeSLO(strategyOf(CPUBurstPolicy::kNone));
-  h.throttled[kC1] += 1;
+  h.throttled[c1Dir()] += 1;
   ASSERT_TRUE(h.runOnce().isOk());
   // Lowering: the bursts before the quotas, the container before the pod.
   EXPECT_THAT(h.lastUpdates(),
-              ElementsAre("burst " + kC1 + " 0", "quota " + kC1 + " 20000",
-                          "burst " + kPodDir + " 0", "quota " + kPodDir + " 20000"));
+              ElementsAre("burst " + c1Dir() + " 0", "quota " + c1Dir() + " 20000",
+                          "burst " + podDir() + " 0", "quota " + podDir() + " 20000"));
   EXPECT_EQ(h.metric("koord_agent_cpu_burst_scaled_total{direction=\"down\"}"), 1);
   ASSERT_TRUE(h.runOnce().isOk());
   EXPECT_THAT(h.lastUpdates(), IsEmpty());
@@ -303,32 +310,33 @@ TEST(CpuBurstTest, SwitchingOffOnePartResetsOnlyThatPart) {
   h.slo = makeNodeSLO(strategy);
   h.setPods({makePod(onePod())});
   for (int i = 0; i < 2; ++i) {
-    h.throttled[kC1] += 1;
+    h.throttled[c1Dir()] += 1;
     h.nodeUsage(0.1);
     ASSERT_TRUE(h.runOnce().isOk());
   }
-  ASSERT_EQ(h.lastValue("quota", kC1), "24000");
+  ASSERT_EQ(h.lastValue("quota", c1Dir()), "24000");
   // cpuBurstOnly: the quota goes back to the base once; the burst stays.
   auto only_burst = strategyOf(CPUBurstPolicy::kCPUBurstOnly);
   only_burst.cpuBurstPercent = 50;
   h.slo = makeNodeSLO(only_burst);
   ASSERT_TRUE(h.runOnce().isOk());
   EXPECT_THAT(h.lastUpdates(),
-              ElementsAre("burst " + kC1 + " 10000", "quota " + kC1 + " 20000",
-                          "burst " + kPodDir + " 10000", "quota " + kPodDir + " 20000"));
+              ElementsAre("burst " + c1Dir() + " 10000", "quota " + c1Dir() + " 20000",
+                          "burst " + podDir() + " 10000", "quota " + podDir() + " 20000"));
   ASSERT_TRUE(h.runOnce().isOk());
   EXPECT_THAT(h.lastUpdates(),
-              ElementsAre("burst " + kPodDir + " 10000", "burst " + kC1 + " 10000"));
+              ElementsAre("burst " + podDir() + " 10000", "burst " + c1Dir() + " 10000"));
   // cfsQuotaBurstOnly: the burst goes to 0 once.
   h.slo = makeNodeSLO(strategyOf(CPUBurstPolicy::kCFSQuotaBurstOnly));
   h.nodeUsage(0.1);
   ASSERT_TRUE(h.runOnce().isOk());
-  EXPECT_THAT(h.lastUpdates(), ElementsAre("quota " + kPodDir + " 20000", "burst " + kPodDir + " 0",
-                                           "quota " + kC1 + " 20000", "burst " + kC1 + " 0"));
+  EXPECT_THAT(h.lastUpdates(),
+              ElementsAre("quota " + podDir() + " 20000", "burst " + podDir() + " 0",
+                          "quota " + c1Dir() + " 20000", "burst " + c1Dir() + " 0"));
   h.nodeUsage(0.1);
   ASSERT_TRUE(h.runOnce().isOk());
   EXPECT_THAT(h.lastUpdates(),
-              ElementsAre("quota " + kPodDir + " 20000", "quota " + kC1 + " 20000"));
+              ElementsAre("quota " + podDir() + " 20000", "quota " + c1Dir() + " 20000"));
 }
 
 TEST(CpuBurstTest, ThePodAnnotationOverridesTheNodePolicy) {
@@ -343,7 +351,8 @@ TEST(CpuBurstTest, ThePodAnnotationOverridesTheNodePolicy) {
   h.setPods({makePod(asked), makePod(plain)});
   ASSERT_TRUE(h.runOnce().isOk());
   // 0.2 core × 20% = 4000 us; the other pod follows the node: nothing.
-  EXPECT_THAT(h.lastUpdates(), ElementsAre("burst " + kPodDir + " 4000", "burst " + kC1 + " 4000"));
+  EXPECT_THAT(h.lastUpdates(),
+              ElementsAre("burst " + podDir() + " 4000", "burst " + c1Dir() + " 4000"));
   EXPECT_EQ(h.strategy().debugState()["containers"][0]["from_annotation"], true);
   EXPECT_EQ(h.strategy().debugState()["policy"], "none");
 
@@ -353,7 +362,7 @@ TEST(CpuBurstTest, ThePodAnnotationOverridesTheNodePolicy) {
   h.setPods({makePod(asked), makePod(plain)});
   ASSERT_TRUE(h.runOnce().isOk());
   EXPECT_THAT(h.lastUpdates(),
-              ElementsAre("burst " + kPodDir + " 0", "burst " + kC1 + " 0",  // reset once
+              ElementsAre("burst " + podDir() + " 0", "burst " + c1Dir() + " 0",  // reset once
                           "burst kubepods/burstable/poduid-plain 100000",
                           "burst kubepods/burstable/poduid-plain/p1 100000"));
 }
@@ -369,7 +378,7 @@ TEST(CpuBurstTest, AMalformedAnnotationFallsBackToTheNodePolicy) {
     h.setPods({makePod(spec)});
     ASSERT_TRUE(h.runOnce().isOk()) << bad;
     EXPECT_THAT(h.lastUpdates(),
-                ElementsAre("burst " + kPodDir + " 10000", "burst " + kC1 + " 10000"))
+                ElementsAre("burst " + podDir() + " 10000", "burst " + c1Dir() + " 10000"))
         << bad;
     EXPECT_EQ(h.strategy().debugState()["containers"][0]["from_annotation"], false);
   }
@@ -393,7 +402,7 @@ TEST(CpuBurstTest, BadNodeConfigIsInvalidArgumentAndWritesNothing) {
     Harness h;
     h.slo = makeNodeSLO(c.strategy);
     h.setPods({makePod(onePod())});
-    h.throttled[kC1] = 1;
+    h.throttled[c1Dir()] = 1;
     h.nodeUsage(0.1);
     EXPECT_CALL(h.fixture.executor, updateBatch(::testing::_)).Times(0);
     Status status = h.runOnce();
@@ -442,15 +451,15 @@ TEST(CpuBurstTest, AVanishedContainerIsSkippedWithoutFailingTheRun) {
   PodSpec spec;
   spec.containers = {{"app", 200, "c1"}, {"side", 500, "c2"}};
   h.setPods({makePod(spec)});
-  h.throttled[kC2] = 1;  // c1's cpu.stat is gone (kNotFound)
+  h.throttled[c2Dir()] = 1;  // c1's cpu.stat is gone (kNotFound)
   h.nodeUsage(0.1);
   ASSERT_TRUE(h.runOnce().isOk());
-  h.throttled[kC2] = 2;
+  h.throttled[c2Dir()] = 2;
   h.nodeUsage(0.1);
   ASSERT_TRUE(h.runOnce().isOk());
   // c2 scaled (50000 → 60000); the pod is its base 70000 plus c2's 10000; c1 untouched.
   EXPECT_THAT(h.lastUpdates(),
-              ElementsAre("quota " + kPodDir + " 80000", "quota " + kC2 + " 60000"));
+              ElementsAre("quota " + podDir() + " 80000", "quota " + c2Dir() + " 60000"));
   EXPECT_EQ(h.strategy().debugState()["containers"][0]["action"], "skipped");
 }
 
@@ -463,24 +472,24 @@ TEST(CpuBurstTest, APodWhoseCgroupVanishedIsSkippedAndItsStateNotAdvanced) {
   other.containers = {{"app", 1000, "o1"}};
   h.setPods({makePod(onePod()), makePod(other)});
   const std::string other_pod = "kubepods/burstable/poduid-other";
-  h.throttled[kC1] = 1;
+  h.throttled[c1Dir()] = 1;
   h.throttled[other_pod + "/o1"] = 1;
   h.nodeUsage(0.1);
   ASSERT_TRUE(h.runOnce().isOk());
-  h.batch_results[kPodDir] = Status::notFound("no such cgroup");
-  h.throttled[kC1] = 2;
+  h.batch_results[podDir()] = Status::notFound("no such cgroup");
+  h.throttled[c1Dir()] = 2;
   h.throttled[other_pod + "/o1"] = 2;
   h.nodeUsage(0.1);
   ASSERT_TRUE(h.runOnce().isOk());
-  EXPECT_EQ(h.lastValue("quota", kC1), "24000");
+  EXPECT_EQ(h.lastValue("quota", c1Dir()), "24000");
   EXPECT_EQ(h.lastValue("quota", other_pod + "/o1"), "120000");
   EXPECT_EQ(h.metric("koord_agent_cpu_burst_scaled_total{direction=\"up\"}"), 1);
   // The write did not happen: the next run starts again from 20000.
   h.batch_results.clear();
-  h.throttled[kC1] = 3;
+  h.throttled[c1Dir()] = 3;
   h.nodeUsage(0.1);
   ASSERT_TRUE(h.runOnce().isOk());
-  EXPECT_EQ(h.lastValue("quota", kC1), "24000");
+  EXPECT_EQ(h.lastValue("quota", c1Dir()), "24000");
 }
 
 TEST(CpuBurstTest, AFailedBatchFailsTheRunButTheOtherPodsAreWritten) {
@@ -491,7 +500,7 @@ TEST(CpuBurstTest, AFailedBatchFailsTheRunButTheOtherPodsAreWritten) {
   other.uid = "uid-other";
   other.containers = {{"app", 1000, "o1"}};
   h.setPods({makePod(onePod()), makePod(other)});
-  h.batch_results[kPodDir] =
+  h.batch_results[podDir()] =
       Status(StatusCode::kPermissionDenied, "failed to apply 1 of 2 updates: denied");
   Status status = h.runOnce();
   EXPECT_EQ(status.code(), StatusCode::kPermissionDenied);
@@ -505,30 +514,30 @@ TEST(CpuBurstTest, ContainersThatLeftAreForgotten) {
   h.slo = makeNodeSLO(strategyOf(CPUBurstPolicy::kCFSQuotaBurstOnly));
   h.setPods({makePod(onePod())});
   for (int i = 0; i < 3; ++i) {
-    h.throttled[kC1] += 1;
+    h.throttled[c1Dir()] += 1;
     h.nodeUsage(0.1);
     ASSERT_TRUE(h.runOnce().isOk());
   }
-  ASSERT_EQ(h.lastValue("quota", kC1), "28800");
+  ASSERT_EQ(h.lastValue("quota", c1Dir()), "28800");
   h.setPods({});
   ASSERT_TRUE(h.runOnce().isOk());
   EXPECT_THAT(h.lastUpdates(), IsEmpty());
   // Back with the same id (a restored snapshot): starts from the base, without a baseline.
   h.setPods({makePod(onePod())});
-  h.throttled[kC1] += 1;
+  h.throttled[c1Dir()] += 1;
   h.nodeUsage(0.1);
   ASSERT_TRUE(h.runOnce().isOk());
-  EXPECT_EQ(h.lastValue("quota", kC1), "20000");
+  EXPECT_EQ(h.lastValue("quota", c1Dir()), "20000");
 }
 
 TEST(CpuBurstTest, DebugStateTellsWhy) {
   Harness h;
   h.slo = makeNodeSLO(strategyOf(CPUBurstPolicy::kCFSQuotaBurstOnly));
   h.setPods({makePod(onePod())});
-  h.throttled[kC1] = 1;
+  h.throttled[c1Dir()] = 1;
   h.nodeUsage(0.4);
   ASSERT_TRUE(h.runOnce().isOk());
-  h.throttled[kC1] = 2;
+  h.throttled[c1Dir()] = 2;
   h.nodeUsage(0.4);
   ASSERT_TRUE(h.runOnce().isOk());
   const api::Json state = h.strategy().debugState();
@@ -553,7 +562,7 @@ TEST(CpuBurstTest, WorksWithoutARegistry) {
   Harness h(/*with_registry=*/false);
   h.slo = makeNodeSLO(strategyOf(CPUBurstPolicy::kAuto));
   h.setPods({makePod(onePod())});
-  h.throttled[kC1] = 1;
+  h.throttled[c1Dir()] = 1;
   h.nodeUsage(0.1);
   EXPECT_TRUE(h.runOnce().isOk());
   EXPECT_FALSE(h.lastUpdates().empty());

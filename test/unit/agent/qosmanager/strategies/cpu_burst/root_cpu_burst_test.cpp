@@ -29,7 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kCgroupRoot = "/sys/fs/cgroup";
+constexpr const char* kCgroupRoot = "/sys/fs/cgroup";
 const char* const kHierarchies[] = {"cpu", "cpuacct", "cpuset", "memory"};
 
 std::string readFile(const fs::path& path) {
@@ -70,11 +70,11 @@ class RootCpuBurstTest : public ::testing::Test {
       GTEST_SKIP() << "not root";
     }
     for (const char* hierarchy : kHierarchies) {
-      if (!fs::exists(kCgroupRoot / hierarchy / "cgroup.procs")) {
-        GTEST_SKIP() << "no writable cgroup v1 hierarchy " << (kCgroupRoot / hierarchy);
+      if (!fs::exists(fs::path(kCgroupRoot) / hierarchy / "cgroup.procs")) {
+        GTEST_SKIP() << "no writable cgroup v1 hierarchy " << (fs::path(kCgroupRoot) / hierarchy);
       }
     }
-    if (!fs::exists(kCgroupRoot / "cpu" / "cpu.cfs_burst_us")) {
+    if (!fs::exists(fs::path(kCgroupRoot) / "cpu" / "cpu.cfs_burst_us")) {
       GTEST_SKIP() << "the kernel has no cpu.cfs_burst_us";
     }
     naming_.cgroup_root = "/koord-burst-" + std::to_string(getpid());
@@ -89,7 +89,7 @@ class RootCpuBurstTest : public ::testing::Test {
     for (const auto& part : container_dir_) {
       relative /= part;
       for (const char* hierarchy : kHierarchies) {
-        const fs::path dir = kCgroupRoot / hierarchy / relative;
+        const fs::path dir = fs::path(kCgroupRoot) / hierarchy / relative;
         std::error_code ec;
         fs::create_directory(dir, ec);
         if (ec) {
@@ -115,7 +115,7 @@ class RootCpuBurstTest : public ::testing::Test {
     }
     child_ = child;
     for (const char* hierarchy : kHierarchies) {
-      ASSERT_TRUE(writeFile(kCgroupRoot / hierarchy / container_dir_ / "cgroup.procs",
+      ASSERT_TRUE(writeFile(fs::path(kCgroupRoot) / hierarchy / container_dir_ / "cgroup.procs",
                             std::to_string(child)));
     }
 
@@ -144,12 +144,12 @@ class RootCpuBurstTest : public ::testing::Test {
     }
     for (const char* hierarchy : kHierarchies) {
       // rmdir bottom-up: a cgroup folder can only be removed once it has no children.
-      fs::path dir = kCgroupRoot / hierarchy / container_dir_;
-      while (dir != kCgroupRoot / hierarchy) {
+      fs::path dir = fs::path(kCgroupRoot) / hierarchy / container_dir_;
+      while (dir != fs::path(kCgroupRoot) / hierarchy) {
         ::rmdir(dir.c_str());
         dir = dir.parent_path();
       }
-      EXPECT_FALSE(fs::exists(kCgroupRoot / hierarchy / top_)) << "left behind";
+      EXPECT_FALSE(fs::exists(fs::path(kCgroupRoot) / hierarchy / top_)) << "left behind";
     }
   }
 
@@ -172,7 +172,9 @@ class RootCpuBurstTest : public ::testing::Test {
     return pod;
   }
 
-  static fs::path cpuDir(const fs::path& relative) { return kCgroupRoot / "cpu" / relative; }
+  static fs::path cpuDir(const fs::path& relative) {
+    return fs::path(kCgroupRoot) / "cpu" / relative;
+  }
 
   void useStrategy(const api::slo::CPUBurstStrategy& strategy) {
     auto slo = std::make_shared<api::slo::NodeSLO>();
@@ -195,7 +197,7 @@ class RootCpuBurstTest : public ::testing::Test {
 
   // Cores the container used over `window`, from cpuacct.usage.
   double measureCores(std::chrono::milliseconds window) const {
-    const fs::path usage = kCgroupRoot / "cpuacct" / container_dir_ / "cpuacct.usage";
+    const fs::path usage = fs::path(kCgroupRoot) / "cpuacct" / container_dir_ / "cpuacct.usage";
     const int64_t before = readInt(usage);
     const auto start = std::chrono::steady_clock::now();
     std::this_thread::sleep_for(window);
