@@ -70,10 +70,12 @@ class CpuSuppress final : public framework::Strategy {
   // batch failed for another reason than a vanished cgroup (kNotFound: a skip). A run without a
   // Node or without fresh node usage is skipped (ok; debugState says why).
   [[nodiscard]] Status run(const framework::StrategyContext& context) override;
-  // {"enabled", "policy", "capacity_milli", "threshold_percent", "min_percent", "ls_usage_milli",
-  //  "be_usage_milli", "system_usage_milli", "node_reserved_milli" {"annotation", "kubelet"},
-  //  "suppress_milli", "floored", "be_cpus", "be_cpuset", "be_cfs_quota_us", "updates",
-  //  "skipped", "reset", "problems", "status"}; keys that do not apply are absent.
+  // The last run: {"enabled", "status", "updates" (how many were handed over), "reset" (whether
+  // they undo a policy), "skipped" (why nothing was decided), "problems", "vanished"} and, when
+  // enabled, "policy", "threshold_percent", "min_percent", "capacity_milli", "node_usage_milli",
+  // "ls_usage_milli", "be_usage_milli", "system_usage_milli", "node_reserved_milli"
+  // {"annotation", "kubelet"}, "suppress_milli", "floored"; under cpuset "candidates", "be_cpus",
+  // "be_cpuset"; under cfsQuota "be_cfs_quota_us". null before the first run.
   [[nodiscard]] api::Json debugState() const override { return last_; }
 
  private:
