@@ -4,15 +4,12 @@
 #include <tuple>
 #include <utility>
 
+#include "agent/qosmanager/framework/be_pods.hpp"
 #include "koord/k8s/errors.hpp"
 
 namespace koord::agent::qosmanager::framework {
 
 namespace {
-
-int64_t priorityOf(const api::core::Pod& pod) {
-  return pod.spec.priority.value_or(0);
-}
 
 std::string podKey(const api::core::Pod& pod) {
   return pod.metadata.namespace_ + "/" + pod.metadata.name;

@@ -6,13 +6,20 @@
 #include <string>
 #include <utility>
 
-#include "agent/qosmanager/strategies/cpu_evict/be_pods.hpp"
+#include "agent/qosmanager/framework/be_pods.hpp"
 #include "agent/qosmanager/strategies/cpu_evict/cpu_evict_formula.hpp"
 #include "koord/api/well_known.hpp"
 
 namespace koord::agent::qosmanager::strategies::cpu_evict {
 
 namespace {
+
+using framework::batchCpuRequestMilli;
+using framework::isBE;
+using framework::isRunning;
+using framework::isTerminal;
+using framework::priorityAllowed;
+using framework::priorityOf;
 
 using metriccache::MetricKind;
 

@@ -4,13 +4,20 @@
 #include <string>
 #include <utility>
 
-#include "agent/qosmanager/strategies/memory_evict/be_pods.hpp"
+#include "agent/qosmanager/framework/be_pods.hpp"
 #include "agent/qosmanager/strategies/memory_evict/memory_evict_formula.hpp"
 #include "koord/api/well_known.hpp"
 
 namespace koord::agent::qosmanager::strategies::memory_evict {
 
 namespace {
+
+using framework::batchMemoryRequest;
+using framework::isBE;
+using framework::isRunning;
+using framework::isTerminal;
+using framework::priorityAllowed;
+using framework::priorityOf;
 
 using metriccache::MetricKind;
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "koord/api/extension/cpu_topology.hpp"
 #include "koord/api/well_known.hpp"
 
@@ -103,6 +105,25 @@ TEST(NodeTopology, SharedPoolsLeaveOutExclusiveCpus) {
   EXPECT_EQ((*allocs)[0].cpuset, "0-1");
   EXPECT_FALSE((*allocs)[0].managedByKubelet);
   EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeReservation), R"({"reservedCPUs":"7"})");
+}
+
+// System QoS: the CPUs of an exclusive node.koordinator.sh/system-qos-resource are kept for system
+// daemons, out of the LS and BE pools; a non-exclusive one leaves the pools alone.
+TEST(NodeTopology, AnExclusiveSystemQosCpusetIsKeptOutOfEveryPool) {
+  for (const auto& [annotation, shared, be] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {R"({"cpuset":"6-7"})", "0-5", "0-5"},
+           {R"({"cpuset":"6-7","cpusetExclusive":true})", "0-5", "0-5"},
+           {R"({"cpuset":"6-7","cpusetExclusive":false})", "0-7", "0-7"},
+       }) {
+    NodeTopologyInputs in = inputs();
+    auto node = std::make_shared<api::core::Node>(*in.node);
+    node->metadata.annotations[std::string(api::kAnnotationNodeSystemQOSResource)] = annotation;
+    in.node = node;
+    const NodeCpuAllocation allocation = allocateNodeCpus(in);
+    EXPECT_EQ(allocation.pools.shared_pool.toString(), shared) << annotation;
+    EXPECT_EQ(allocation.pools.be_pool.toString(), be) << annotation;
+  }
 }
 
 // The pools the daemon hands to the QoS strategies are the annotation's, computed once: the

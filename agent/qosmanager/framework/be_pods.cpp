@@ -1,10 +1,10 @@
-#include "agent/qosmanager/strategies/memory_evict/be_pods.hpp"
+#include "agent/qosmanager/framework/be_pods.hpp"
 
 #include <string_view>
 
 #include "koord/api/well_known.hpp"
 
-namespace koord::agent::qosmanager::strategies::memory_evict {
+namespace koord::agent::qosmanager::framework {
 
 bool isBE(const api::core::Pod& pod) {
   return api::qosClassWithDefault(pod.metadata.labels, pod.status.qosClass) == api::QoSClass::kBE;
@@ -40,4 +40,18 @@ int64_t batchMemoryRequest(const api::core::Pod& pod) {
   return sum;
 }
 
-}  // namespace koord::agent::qosmanager::strategies::memory_evict
+int64_t batchCpuRequestMilli(const api::core::Pod& pod) {
+  int64_t sum = 0;
+  for (const api::core::Container& container : pod.spec.containers) {
+    for (std::string_view key : {api::kResourceBatchCPU, api::kDeprecatedResourceBatchCPU}) {
+      auto it = container.resources.requests.find(key);
+      if (it != container.resources.requests.end()) {
+        sum += it->second.value();
+        break;
+      }
+    }
+  }
+  return sum;
+}
+
+}  // namespace koord::agent::qosmanager::framework

@@ -1,5 +1,5 @@
-// BE pods as BE memory eviction sees them: which pods are BE, their priority and their batch
-// memory requests. Pure functions of the pod object.
+// Pods as the BE strategies see them (eviction, suppress): which pods are BE, their phase and
+// priority, and their batch requests. Pure functions of the pod object.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +7,7 @@
 
 #include "koord/api/core/pod.hpp"
 
-namespace koord::agent::qosmanager::strategies::memory_evict {
+namespace koord::agent::qosmanager::framework {
 
 // Koordinator's QoS class of the pod (the koordinator.sh/qosClass label, else its Kubernetes QoS
 // class: BestEffort is BE) is BE.
@@ -25,5 +25,8 @@ namespace koord::agent::qosmanager::strategies::memory_evict {
 // The sum of the containers' kubernetes.io/batch-memory requests in bytes (the deprecated
 // koordinator.sh/batch-memory when the first is absent); 0 when none asks for any.
 [[nodiscard]] int64_t batchMemoryRequest(const api::core::Pod& pod);
+// The sum of the containers' kubernetes.io/batch-cpu requests in milli-cores (the deprecated
+// koordinator.sh/batch-cpu when the first is absent); 0 when none asks for any.
+[[nodiscard]] int64_t batchCpuRequestMilli(const api::core::Pod& pod);
 
-}  // namespace koord::agent::qosmanager::strategies::memory_evict
+}  // namespace koord::agent::qosmanager::framework
