@@ -73,7 +73,7 @@ class CpuBurst final : public framework::Strategy {
   [[nodiscard]] bool enabled(const api::slo::NodeSLO* node_slo) const override {
     return node_slo != nullptr;
   }
-  // kInvalidArgument naming the field for a missing or out-of-range spec.cpuBurstStrategy, and
+  // kInvalidArgument naming the field for an out-of-range spec.cpuBurstStrategy, and
   // nothing is written. Otherwise the first pod whose batch failed ("<ns>/<name>: <error>"); a
   // pod whose cgroup vanished (kNotFound) is skipped, not a failure.
   [[nodiscard]] Status run(const framework::StrategyContext& context) override;

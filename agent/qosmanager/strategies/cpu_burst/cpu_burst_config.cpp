@@ -46,7 +46,9 @@ Status validateConfig(const BurstConfig& config, const std::string& path) {
 
 Result<BurstConfig> nodeConfig(const api::slo::NodeSLO& node_slo) {
   if (!node_slo.spec.cpuBurstStrategy.has_value()) {
-    return Status::invalidArgument("spec.cpuBurstStrategy: missing");
+    // koord-manager always writes the section; a NodeSLO written without it (by hand) means
+    // koordlet's defaults: policy none, which undoes what an earlier policy wrote.
+    return BurstConfig{};
   }
   BurstConfig config = mergeConfig(BurstConfig{}, *node_slo.spec.cpuBurstStrategy);
   KOORD_RETURN_IF_ERROR(validateConfig(config, "spec.cpuBurstStrategy"));

@@ -50,9 +50,9 @@ struct BurstConfig {
 // kInvalidArgument "<path>.<field>: <rule>, got <value>" for the first field out of range.
 [[nodiscard]] Status validateConfig(const BurstConfig& config, const std::string& path);
 
-// The node's configuration: spec.cpuBurstStrategy over the defaults, validated. kInvalidArgument
-// "spec.cpuBurstStrategy: missing" when the NodeSLO has no such section (koordlet does nothing
-// then), or validateConfig's error.
+// The node's configuration: spec.cpuBurstStrategy over the defaults, validated: validateConfig's
+// error. A NodeSLO without the section (koord-manager always writes it) gets the defaults, policy
+// none.
 [[nodiscard]] Result<BurstConfig> nodeConfig(const api::slo::NodeSLO& node_slo);
 
 // A pod's configuration: the koordinator.sh/cpuBurst annotation ({"policy": "auto",

@@ -397,8 +397,7 @@ TEST(CpuBurstTest, BadNodeConfigIsInvalidArgumentAndWritesNothing) {
   threshold.sharePoolThresholdPercent = 0;
   for (const Case& c :
        {Case{zero_percent, "cpuBurstPercent"}, Case{negative_quota, "cfsQuotaBurstPercent"},
-        Case{threshold, "sharePoolThresholdPercent"},
-        Case{std::nullopt, "spec.cpuBurstStrategy: missing"}}) {
+        Case{threshold, "sharePoolThresholdPercent"}}) {
     Harness h;
     h.slo = makeNodeSLO(c.strategy);
     h.setPods({makePod(onePod())});
