@@ -1,12 +1,11 @@
 // CPU suppress's settings from the NodeSLO section spec.resourceUsedThresholdWithBE, merged with
 // koord-manager's defaults (DefaultResourceThresholdStrategy, reference 5.1) and validated.
 //
-//   field                         default   rule
-//   enable                        false     unset or false: suppress is off (what it wrote is
-//   reset) cpuSuppressThresholdPercent   65        0..100 cpuSuppressMinPercent         unset
-//   0..100 and not above the threshold; unset: no floor cpuSuppressPolicy             cpuset
-//   "cpuset" or "cfsQuota" (the NodeSLO decoder already
-//                                           refuses any other spelling)
+// - enable: default false; unset or false turns suppress off (what it wrote is reset).
+// - cpuSuppressThresholdPercent: default 65; 0..100.
+// - cpuSuppressMinPercent: default unset (no floor); 0..100 and not above the threshold.
+// - cpuSuppressPolicy: default "cpuset"; "cpuset" or "cfsQuota" (the NodeSLO decoder already
+//   refuses any other spelling).
 //
 // A NodeSLO without the section reads as suppress off, as koordlet's disableSuppress() does. Pure
 // functions; thread-safe.
