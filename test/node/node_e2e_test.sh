@@ -8,6 +8,7 @@
 #     koord-manager turns the NodeMetric into batch resources on the Node;
 #   - a BE pod asking for batch-cpu and batch-memory gets its limits written by koord-agent into
 #     the cgroups the kubelet and containerd made, and the kernel holds its busy process to them;
+#     CPU suppress's BE cpuset (shown by /debug/qos) is what the kernel has for BE;
 #   - a Reservation is placed on the node by koord-extender's loop and its owner, a real pod, is
 #     bound into it;
 #   - helm upgrade with a changed value rolls koord-scheduler;
@@ -220,6 +221,26 @@ if kubectl wait --for=condition=Ready pod/be-spin --timeout=90s >/dev/null; then
   py "import sys; sys.exit(0 if 0.05 <= $used <= 0.30 else 1)" &&
     pass "the kernel holds the BE pod's busy process to $used CPU (limit 0.2)" ||
     fail "the BE pod used $used CPU over 5 s, want about 0.2"
+  # CPU suppress (resource-threshold-config enable: true, policy cpuset) on the kubelet's cgroups:
+  # /debug/qos (koord-agent on the host network, 127.0.0.1) names the BE cpuset it chose, and the
+  # kernel's cpuset.cpus of the BE QoS cgroup and of the pod's container say the same.
+  suppress_cpuset() {
+    curl -sf "http://127.0.0.1:9316/debug/qos" | py 'import json,sys
+d = {s["name"]: s for s in json.load(sys.stdin)["strategies"]}["CPUSuppress"]
+assert d["state"] == "ok" and d["decision"].get("policy") == "cpuset", d
+print(d["decision"]["be_cpuset"])' 2>/dev/null
+  }
+  if [ "$(stat -fc %T /sys/fs/cgroup)" = cgroup2fs ]; then
+    be_cpus() { cat "/sys/fs/cgroup/kubepods/besteffort/$1cpuset.cpus"; }
+  else
+    be_cpus() { cat "/sys/fs/cgroup/cpuset/kubepods/besteffort/$1cpuset.cpus"; }
+  fi
+  suppressed() { s="$(suppress_cpuset)" && [ -n "$s" ] && [ "$(be_cpus "")" = "$s" ] && [ "$(be_cpus "pod$uid/$cid/")" = "$s" ]; }
+  if wait_for 30 "CPU suppress's BE cpuset in the kernel" suppressed; then
+    pass "CPU suppress: /debug/qos says BE gets CPUs $(suppress_cpuset), and so do the BE QoS cgroup and the pod's container"
+  else
+    fail "CPU suppress: /debug/qos says '$(suppress_cpuset)', the BE QoS cgroup has '$(be_cpus "")', the container '$(be_cpus "pod$uid/$cid/")'"
+  fi
 else
   kubectl describe pod be-spin | tail -n 15
   fail "the BE pod did not become Ready"

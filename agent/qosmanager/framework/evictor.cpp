@@ -79,8 +79,8 @@ Result<std::unique_ptr<Evictor>> Evictor::create(k8s::Client& client, const Cloc
                                          "Pod evictions decided by koord-agent's QoS strategies.",
                                          {"reason", "result"}));
   }
-  return std::unique_ptr<Evictor>(new Evictor(client, clock, std::move(events), options,
-                                              std::move(logger), std::move(counter)));
+  return std::unique_ptr<Evictor>(
+      new Evictor(client, clock, std::move(events), options, std::move(logger), counter));
 }
 
 std::vector<EvictionCandidate> Evictor::order(std::vector<EvictionCandidate> candidates) {

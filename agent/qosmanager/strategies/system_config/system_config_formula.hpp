@@ -13,8 +13,8 @@
 
 namespace koord::agent::qosmanager::strategies::system_config {
 
-inline constexpr int64_t kMinFreeKbytesLowest = 10 * 1024;          // 10 MiB in KiB
-inline constexpr int64_t kMinFreeKbytesHighest = 10 * 1024 * 1024;  // 10 GiB in KiB
+inline constexpr int64_t kMinFreeKbytesLowest = int64_t{10} * 1024;          // 10 MiB in KiB
+inline constexpr int64_t kMinFreeKbytesHighest = int64_t{10} * 1024 * 1024;  // 10 GiB in KiB
 inline constexpr int64_t kWatermarkScaleFactorLowest = 10;
 inline constexpr int64_t kWatermarkScaleFactorHighest = 400;
 
