@@ -251,4 +251,17 @@ void Evictor::record(const api::core::Pod& pod, const EvictionRequest& request,
   }
 }
 
+api::Json outcomesJson(const EvictionReport& report) {
+  api::Json outcomes = api::Json::array();
+  for (const EvictionOutcome& outcome : report.outcomes) {
+    api::Json entry = {{"pod", outcome.pod},
+                       {"result", std::string(evictionResultName(outcome.result))}};
+    if (!outcome.error.empty()) {
+      entry["error"] = outcome.error;
+    }
+    outcomes.push_back(std::move(entry));
+  }
+  return outcomes;
+}
+
 }  // namespace koord::agent::qosmanager::framework

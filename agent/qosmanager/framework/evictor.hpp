@@ -40,6 +40,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "koord/api/codec.hpp"
 #include "koord/api/core/meta.hpp"
 #include "koord/api/core/pod.hpp"
 #include "koord/common/clock.hpp"
@@ -101,6 +102,10 @@ struct EvictionReport {
   double released = 0;                    // usage of the evicted, already evicted and gone pods
   size_t evicted = 0;                     // kEvicted outcomes
 };
+
+// The outcomes as the strategies' debugState shows them: [{"pod", "result", "error" (when
+// any)}], in order.
+[[nodiscard]] api::Json outcomesJson(const EvictionReport& report);
 
 struct EvictorOptions {
   size_t max_evictions = 5;  // accepted evictions per window; 0 evicts nothing

@@ -312,15 +312,7 @@ size_t CpuEvict::runAllocatable(const framework::StrategyContext& context,
 size_t CpuEvict::evict(const framework::StrategyContext& context,
                        framework::EvictionRequest request, api::Json& state) {
   framework::EvictionReport report = context.evictor.evict(request);
-  api::Json outcomes = api::Json::array();
-  for (const framework::EvictionOutcome& outcome : report.outcomes) {
-    api::Json entry = {{"pod", outcome.pod},
-                       {"result", std::string(framework::evictionResultName(outcome.result))}};
-    if (!outcome.error.empty()) {
-      entry["error"] = outcome.error;
-    }
-    outcomes.push_back(std::move(entry));
-  }
+  api::Json outcomes = framework::outcomesJson(report);
   state["outcomes"] = outcomes;
   state["released_milli"] = std::llround(report.released * 1000);
   if (!report.outcomes.empty()) {

@@ -296,15 +296,7 @@ size_t MemoryEvict::runAllocatable(const framework::StrategyContext& context,
 size_t MemoryEvict::evict(const framework::StrategyContext& context,
                           framework::EvictionRequest request, api::Json& state) {
   framework::EvictionReport report = context.evictor.evict(request);
-  api::Json outcomes = api::Json::array();
-  for (const framework::EvictionOutcome& outcome : report.outcomes) {
-    api::Json entry = {{"pod", outcome.pod},
-                       {"result", std::string(framework::evictionResultName(outcome.result))}};
-    if (!outcome.error.empty()) {
-      entry["error"] = outcome.error;
-    }
-    outcomes.push_back(std::move(entry));
-  }
+  api::Json outcomes = framework::outcomesJson(report);
   state["outcomes"] = outcomes;
   state["released_bytes"] = static_cast<int64_t>(report.released);
   if (!report.outcomes.empty()) {
