@@ -19,47 +19,19 @@
 #include "agent/resourceexecutor/cgroup_resource_executor.hpp"
 #include "agent/runtimehooks/reconciler.hpp"
 #include "koord/api/well_known.hpp"
+#include "test/unit/agent/root_cgroup_files.hpp"
 
 namespace koord::agent::runtimehooks {
 namespace {
 
 namespace fs = std::filesystem;
+using agent::testing::readFile;
+using agent::testing::statField;
+using agent::testing::trim;
+using agent::testing::writeFile;
 
 constexpr const char* kCgroupRootText = "/sys/fs/cgroup";
 const char* const kHierarchies[] = {"cpu", "cpuacct", "cpuset", "memory"};
-
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-bool writeFile(const fs::path& path, const std::string& value) {
-  std::ofstream out(path);
-  out << value;
-  out.flush();
-  return static_cast<bool>(out);
-}
-
-std::string trim(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) {
-    text.pop_back();
-  }
-  return text;
-}
-
-int64_t statField(const fs::path& file, const std::string& key) {
-  std::istringstream in(readFile(file));
-  std::string name;
-  int64_t value = 0;
-  while (in >> name >> value) {
-    if (name == key) {
-      return value;
-    }
-  }
-  return -1;
-}
 
 class RootReconcilerTest : public ::testing::Test {
  protected:

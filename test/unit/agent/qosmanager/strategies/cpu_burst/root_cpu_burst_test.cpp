@@ -23,45 +23,19 @@
 #include "agent/resourceexecutor/cgroup_writer.hpp"
 #include "koord/api/well_known.hpp"
 #include "test/unit/agent/qosmanager/qos_test_support.hpp"
+#include "test/unit/agent/root_cgroup_files.hpp"
 
 namespace koord::agent::qosmanager::strategies::cpu_burst {
 namespace {
 
 namespace fs = std::filesystem;
+using agent::testing::readFile;
+using agent::testing::readInt;
+using agent::testing::statField;
+using agent::testing::writeFile;
 
 constexpr const char* kCgroupRoot = "/sys/fs/cgroup";
 const char* const kHierarchies[] = {"cpu", "cpuacct", "cpuset", "memory"};
-
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-bool writeFile(const fs::path& path, const std::string& value) {
-  std::ofstream out(path);
-  out << value;
-  out.flush();
-  return static_cast<bool>(out);
-}
-
-int64_t readInt(const fs::path& path) {
-  const std::string text = readFile(path);
-  return text.empty() ? -999 : std::stoll(text);
-}
-
-int64_t statField(const fs::path& file, const std::string& key) {
-  std::istringstream in(readFile(file));
-  std::string name;
-  int64_t value = 0;
-  while (in >> name >> value) {
-    if (name == key) {
-      return value;
-    }
-  }
-  return -1;
-}
 
 class RootCpuBurstTest : public ::testing::Test {
  protected:

@@ -26,6 +26,7 @@
 #include "agent/qosmanager/strategies/cpu_suppress/cpu_suppress.hpp"
 #include "agent/resourceexecutor/cgroup_resource_executor.hpp"
 #include "test/unit/agent/qosmanager/strategies/cpu_suppress/cpu_suppress_test_support.hpp"
+#include "test/unit/agent/root_cgroup_files.hpp"
 
 namespace koord::agent::qosmanager::strategies::cpu_suppress {
 namespace {
@@ -33,27 +34,15 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using SteadyTime = std::chrono::steady_clock::time_point;
+using agent::testing::writeFile;
+
+// The file's text without its trailing newline.
+std::string readTrimmed(const fs::path& path) {
+  return agent::testing::trim(agent::testing::readFile(path));
+}
 
 const fs::path kCgroupRoot = "/sys/fs/cgroup";
 const char* const kHierarchies[] = {"cpu", "cpuacct", "cpuset", "memory"};
-
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string out = text.str();
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) {
-    out.pop_back();
-  }
-  return out;
-}
-
-bool writeFile(const fs::path& path, const std::string& value) {
-  std::ofstream out(path);
-  out << value;
-  out.flush();
-  return static_cast<bool>(out);
-}
 
 double seconds(SteadyTime from, SteadyTime to) {
   return std::chrono::duration<double>(to - from).count();
@@ -175,8 +164,10 @@ class RootCpuSuppressTest : public ::testing::Test {
         }
         created_.push_back(dir);
         if (std::string(hierarchy) == "cpuset") {
-          ASSERT_TRUE(writeFile(dir / "cpuset.cpus", readFile(dir.parent_path() / "cpuset.cpus")));
-          ASSERT_TRUE(writeFile(dir / "cpuset.mems", readFile(dir.parent_path() / "cpuset.mems")));
+          ASSERT_TRUE(
+              writeFile(dir / "cpuset.cpus", readTrimmed(dir.parent_path() / "cpuset.cpus")));
+          ASSERT_TRUE(
+              writeFile(dir / "cpuset.mems", readTrimmed(dir.parent_path() / "cpuset.mems")));
         }
       }
     }
@@ -225,7 +216,7 @@ class RootCpuSuppressTest : public ::testing::Test {
   fs::path lsPodDir() const { return ls_container_.parent_path(); }
 
   int64_t usageNanos(const fs::path& dir) const {
-    return std::stoll(readFile(kCgroupRoot / "cpuacct" / dir / "cpuacct.usage"));
+    return std::stoll(readTrimmed(kCgroupRoot / "cpuacct" / dir / "cpuacct.usage"));
   }
 
   // Cores `dir` used over `window`, from cpuacct.usage.
@@ -330,7 +321,7 @@ class RootCpuSuppressTest : public ::testing::Test {
   }
 
   std::string kernel(const char* hierarchy, const fs::path& dir, const char* file) const {
-    return readFile(kCgroupRoot / hierarchy / dir / file);
+    return readTrimmed(kCgroupRoot / hierarchy / dir / file);
   }
 
   RealClock clock_;
