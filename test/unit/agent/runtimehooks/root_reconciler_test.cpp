@@ -130,9 +130,11 @@ class RootReconcilerTest : public ::testing::Test {
   }
 
   // The production executor over the real cgroup v1 mount, confined to this test's kubepods.
-  Result<std::unique_ptr<resourceexecutor::CgroupResourceExecutor>> makeExecutor() const {
+  Result<std::unique_ptr<resourceexecutor::CgroupResourceExecutor>> makeExecutor(
+      Clock::Duration cache_max_age = Clock::Duration::zero()) const {
     resourceexecutor::ResourceExecutorOptions options;
     options.kubepods_dir = resourceexecutor::kubepodsDir(naming_);
+    options.cache_max_age = cache_max_age;
     return resourceexecutor::CgroupResourceExecutor::create(
         resourceexecutor::newCgroupWriter(system::CgroupVersion::kV1, system::SysPaths{}), clock_,
         options);
@@ -217,6 +219,30 @@ TEST_F(RootReconcilerTest, ROOT_AUnchangedPodIsNotWrittenAgain) {
   ASSERT_TRUE(reconciler.reconcile(inputs).status.isOk());
   EXPECT_EQ((*executor)->auditLog().size(), audited);
   EXPECT_GT((*executor)->skippedWrites(), 0U);
+}
+
+// The BE cgroup reconcile: a BE pod's quota and memory limit changed behind the agent's back (by an
+// operator or a rogue process) are written back by the first pass after the executor's cache entry
+// has aged out (the daemon's cache_max_age; 200 ms here), and the kernel holds the restored values.
+TEST_F(RootReconcilerTest, ROOT_ValuesChangedBehindItsBackAreRestored) {
+  auto executor = makeExecutor(std::chrono::milliseconds(200));
+  ASSERT_TRUE(executor.ok());
+  Reconciler reconciler(**executor, log::Logger());
+  PodPlanInputs inputs;
+  inputs.pods = resourceexecutor::PodCgroups::resolve(naming_, {pod_});
+  ASSERT_TRUE(reconciler.reconcile(inputs).status.isOk());
+  const fs::path quota = cgroup_root_ / "cpu" / container_dir_ / "cpu.cfs_quota_us";
+  const fs::path limit = cgroup_root_ / "memory" / container_dir_ / "memory.limit_in_bytes";
+  const std::string want_quota = trim(readFile(quota));
+  const std::string want_limit = trim(readFile(limit));
+  ASSERT_EQ(want_quota, "50000");
+  ASSERT_TRUE(writeFile(quota, "-1"));
+  ASSERT_TRUE(writeFile(limit, "-1"));
+  ASSERT_NE(trim(readFile(quota)), want_quota);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_TRUE(reconciler.reconcile(inputs).status.isOk());
+  EXPECT_EQ(trim(readFile(quota)), want_quota);
+  EXPECT_EQ(trim(readFile(limit)), want_limit);
 }
 
 }  // namespace
