@@ -27,10 +27,14 @@
 // strategy is due at every pass; the metric cache's wall-clock times advance 1 s per pass too.
 // Logs go to a counting sink at info level (as the daemon's default).
 //
-//   BM_StrategiesPass   process CPU time (CLOCK_PROCESS_CPUTIME_ID, system time included) of one
+//   BM_StrategiesPass/cache_age_s:60, :0
+//                       process CPU time (CLOCK_PROCESS_CPUTIME_ID, system time included) of one
 //                       Scheduler::runDue pass, after KOORD_BENCH_WARMUP_PASSES (20) passes, so
 //                       the executor's cache skips the unchanged writes; each pass's collection
-//                       runs too, outside the measured time. Counters: max_ms (slowest pass),
+//                       runs too, outside the measured time. cache_age_s is the executor's
+//                       cache_max_age: 60 as the daemon (every value is written again once a
+//                       minute: the mean includes those passes), 0 never expires (the pure
+//                       steady state: every update skipped). Counters: max_ms (slowest pass),
 //                       ms_<strategy> (the process CPU time of its runs per pass, by
 //                       a timing wrapper around each strategy, amortised over every pass: the 10 s
 //                       strategies count a tenth), ms_debugState (every strategy's debugState(),
@@ -38,7 +42,8 @@
 //                       (executor updates per pass), failed_runs, evictions, log_lines (per pass),
 //                       rss_mib (VmRSS after every pass). KOORD_BENCH_DEBUG=1 prints every
 //                       strategy's last decision (Scheduler::debugJson) to stderr.
-//   BM_AgentSecond      one second of the loop: PodCgroups::resolve + one collection cycle + one
+//   BM_AgentSecond      one second of the loop (the daemon's cache age): PodCgroups::resolve + one
+//   collection cycle + one
 //                       strategies pass, all measured. Counters: resolve_ms, collect_ms,
 //                       strategies_ms (means per pass), agent_cpu_percent_of_one_core =
 //                       (their sum in ms per 1 s of wall time) * 100 / 1000, rss_mib.
@@ -509,7 +514,7 @@ class TimedStrategy final : public framework::Strategy {
 class BenchAgent {
  public:
   // "" when every part was made, else why not.
-  std::string create(const BenchTree& tree) {
+  std::string create(const BenchTree& tree, Clock::Duration cache_max_age) {
     tree_ = &tree;
     logger_ = log::Logger(log::LogSink::toCallback([this](log::LogLevel level, std::string_view) {
                             ++log_lines_;
@@ -528,7 +533,7 @@ class BenchAgent {
 
     resourceexecutor::ResourceExecutorOptions executor_options;
     executor_options.kubepods_dir = resourceexecutor::kubepodsDir(tree.naming());
-    executor_options.cache_max_age = std::chrono::minutes(1);  // as the daemon
+    executor_options.cache_max_age = cache_max_age;
     auto executor = resourceexecutor::CgroupResourceExecutor::create(
         resourceexecutor::newCgroupWriter(system::CgroupVersion::kV1, tree.paths()), clock_,
         std::move(executor_options), &logger_, &registry_);
@@ -681,7 +686,8 @@ struct Activity {
 
 // Makes the tree and the agent and runs the warm-up passes; false (with the error reported) when
 // the host cannot.
-bool setUp(benchmark::State& state, BenchTree& tree, BenchAgent& agent) {
+bool setUp(benchmark::State& state, BenchTree& tree, BenchAgent& agent,
+           Clock::Duration cache_max_age) {
   if (!tree.usable()) {
     state.SkipWithError(kNeeds);
     return false;
@@ -690,7 +696,7 @@ bool setUp(benchmark::State& state, BenchTree& tree, BenchAgent& agent) {
     state.SkipWithError(error.c_str());
     return false;
   }
-  if (const std::string error = agent.create(tree); !error.empty()) {
+  if (const std::string error = agent.create(tree, cache_max_age); !error.empty()) {
     state.SkipWithError(error.c_str());
     return false;
   }
@@ -702,6 +708,10 @@ bool setUp(benchmark::State& state, BenchTree& tree, BenchAgent& agent) {
   return true;
 }
 
+// The daemon's executor cache age (agent/app/daemon.cpp): every cached value is written again
+// once a minute.
+constexpr Clock::Duration kDaemonCacheMaxAge = std::chrono::minutes(1);
+
 const int64_t kPasses =
     static_cast<int64_t>(std::max<uint64_t>(1, envOr("KOORD_BENCH_PASSES", 300)));
 
@@ -709,7 +719,7 @@ const int64_t kPasses =
 void BM_StrategiesPass(benchmark::State& state) {
   BenchTree tree;
   BenchAgent agent;
-  if (!setUp(state, tree, agent)) {
+  if (!setUp(state, tree, agent, std::chrono::seconds(state.range(0)))) {
     return;
   }
   const Activity before = Activity::of(agent);
@@ -736,13 +746,19 @@ void BM_StrategiesPass(benchmark::State& state) {
   state.counters["collect_errors"] = static_cast<double>(collect_errors);
   state.counters["rss_mib"] = residentMiB();
 }
-BENCHMARK(BM_StrategiesPass)->Iterations(kPasses)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StrategiesPass)
+    ->ArgName("cache_age_s")
+    ->Arg(std::chrono::duration_cast<std::chrono::seconds>(kDaemonCacheMaxAge).count())
+    ->Arg(0)
+    ->Iterations(kPasses)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 // NOLINTNEXTLINE(readability-identifier-naming): Google Benchmark's naming.
 void BM_AgentSecond(benchmark::State& state) {
   BenchTree tree;
   BenchAgent agent;
-  if (!setUp(state, tree, agent)) {
+  if (!setUp(state, tree, agent, kDaemonCacheMaxAge)) {
     return;
   }
   const Activity before = Activity::of(agent);
