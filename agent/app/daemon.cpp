@@ -114,7 +114,9 @@ Daemon::Daemon(DaemonOptions options, log::Logger logger, Host host, DaemonDeps 
       advisor_(
           options_.paths, metricsadvisor::newCgroupReader(options_.paths, host_.layout.version),
           [this] { return collectedPods(pods_); }, cache_),
-      qos_reader_(metricsadvisor::newCgroupReader(options_.paths, host_.layout.version, 64)),
+      // CPU burst reads every LS container's cpu.stat each second: enough open files for 1,000
+      // containers, so none is reopened (agent_strategies_bench: 3.9 -> 3.2 ms per pass at 400).
+      qos_reader_(metricsadvisor::newCgroupReader(options_.paths, host_.layout.version, 1024)),
       events_(deps_.events, logger_),
       topology_report_(options_, host_, deps_.client, deps_.states, parts_.reports, events_,
                        logger_),
