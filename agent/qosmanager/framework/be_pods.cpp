@@ -10,6 +10,10 @@ bool isBE(const api::core::Pod& pod) {
   return api::qosClassWithDefault(pod.metadata.labels, pod.status.qosClass) == api::QoSClass::kBE;
 }
 
+std::string podKey(const api::core::Pod& pod) {
+  return pod.metadata.namespace_ + "/" + pod.metadata.name;
+}
+
 bool isRunning(const api::core::Pod& pod) {
   return pod.status.phase == "Running";
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "koord/api/core/pod.hpp"
 
@@ -12,6 +13,8 @@ namespace koord::agent::qosmanager::framework {
 // Koordinator's QoS class of the pod (the koordinator.sh/qosClass label, else its Kubernetes QoS
 // class: BestEffort is BE) is BE.
 [[nodiscard]] bool isBE(const api::core::Pod& pod);
+// "<namespace>/<name>", as logs, Events and /debug/qos name a pod.
+[[nodiscard]] std::string podKey(const api::core::Pod& pod);
 // status.phase is Running.
 [[nodiscard]] bool isRunning(const api::core::Pod& pod);
 // status.phase is Succeeded or Failed: the pod holds nothing on the node any more.

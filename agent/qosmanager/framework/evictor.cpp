@@ -11,10 +11,6 @@ namespace koord::agent::qosmanager::framework {
 
 namespace {
 
-std::string podKey(const api::core::Pod& pod) {
-  return pod.metadata.namespace_ + "/" + pod.metadata.name;
-}
-
 api::core::ObjectReference podReference(const api::core::Pod& pod) {
   api::core::ObjectReference ref;
   ref.kind = "Pod";

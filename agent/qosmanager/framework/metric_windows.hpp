@@ -33,6 +33,17 @@ class MetricWindows {
     return cache_.latest(kind, id);
   }
 
+  // The newest sample's value when it is at most `max_age` older than now(); nullopt when the
+  // series has none or only older ones (the strategies read nothing staler than two collects).
+  [[nodiscard]] std::optional<double> fresh(metriccache::MetricKind kind, std::string_view id,
+                                            std::chrono::milliseconds max_age) const {
+    std::optional<metriccache::MetricSample> sample = cache_.latest(kind, id);
+    if (!sample.has_value() || sample->time + max_age < now_) {
+      return std::nullopt;
+    }
+    return sample->value;
+  }
+
   [[nodiscard]] const metriccache::MetricCache& cache() const { return cache_; }
 
  private:

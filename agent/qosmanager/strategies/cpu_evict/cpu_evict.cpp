@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "agent/qosmanager/framework/be_pods.hpp"
+#include "agent/qosmanager/framework/strategy_metrics.hpp"
 #include "agent/qosmanager/strategies/cpu_evict/cpu_evict_formula.hpp"
 #include "koord/api/well_known.hpp"
 
@@ -18,14 +19,11 @@ using framework::batchCpuRequestMilli;
 using framework::isBE;
 using framework::isRunning;
 using framework::isTerminal;
+using framework::podKey;
 using framework::priorityAllowed;
 using framework::priorityOf;
 
 using metriccache::MetricKind;
-
-std::string podKey(const api::core::Pod& pod) {
-  return pod.metadata.namespace_ + "/" + pod.metadata.name;
-}
 
 std::string fixed(double value, int decimals) {
   char text[64];
@@ -47,39 +45,29 @@ api::Json candidatesJson(const std::vector<framework::EvictionCandidate>& candid
   return out;
 }
 
-metrics::Gauge gauge(metrics::MetricsRegistry* registry, const log::Logger& logger,
-                     const std::string& name, const std::string& help) {
-  if (registry == nullptr) {
-    return {};
-  }
-  Result<metrics::Gauge> series = registry->gauge(name, help);
-  if (!series.ok()) {
-    logger.warn("cannot register a metric", {{"metric", name}, {"error", series.status()}});
-    return {};
-  }
-  return *series;
-}
-
 }  // namespace
 
 CpuEvict::CpuEvict(CpuEvictOptions options, log::Logger logger, metrics::MetricsRegistry* registry)
     : options_(options), logger_(std::move(logger)) {
-  satisfaction_gauge_ =
-      gauge(registry, logger_, "koord_agent_be_cpu_satisfaction",
-            "BE CPU satisfaction (BE real limit / BE batch-cpu requests) as BE CPU eviction last "
-            "computed it.");
-  real_limit_gauge_ = gauge(registry, logger_, "koord_agent_be_cpu_real_limit_cores",
-                            "The CPU BE may use now (suppress cpuset or quota, else the BE pool), "
-                            "as BE CPU eviction last read it.");
-  usage_gauge_ = gauge(registry, logger_, "koord_agent_be_cpu_usage_cores",
-                       "The CPU the BE pods used, averaged over BE CPU eviction's window.");
-  allocatable_percent_gauge_ =
-      gauge(registry, logger_, "koord_agent_be_cpu_allocatable_percent",
-            "The kubernetes.io/batch-cpu requests of BE pods in percent of the node's batch-cpu "
-            "allocatable (policy evictByAllocatable).");
-  release_gauge_ = gauge(registry, logger_, "koord_agent_be_cpu_evict_release_cores",
-                         "The batch-cpu requests BE CPU eviction asked to release at its last run "
-                         "(0: none).");
+  satisfaction_gauge_ = framework::strategyGauge(
+      registry, logger_, "koord_agent_be_cpu_satisfaction",
+      "BE CPU satisfaction (BE real limit / BE batch-cpu requests) as BE CPU eviction last "
+      "computed it.");
+  real_limit_gauge_ = framework::strategyGauge(
+      registry, logger_, "koord_agent_be_cpu_real_limit_cores",
+      "The CPU BE may use now (suppress cpuset or quota, else the BE pool), "
+      "as BE CPU eviction last read it.");
+  usage_gauge_ =
+      framework::strategyGauge(registry, logger_, "koord_agent_be_cpu_usage_cores",
+                               "The CPU the BE pods used, averaged over BE CPU eviction's window.");
+  allocatable_percent_gauge_ = framework::strategyGauge(
+      registry, logger_, "koord_agent_be_cpu_allocatable_percent",
+      "The kubernetes.io/batch-cpu requests of BE pods in percent of the node's batch-cpu "
+      "allocatable (policy evictByAllocatable).");
+  release_gauge_ = framework::strategyGauge(
+      registry, logger_, "koord_agent_be_cpu_evict_release_cores",
+      "The batch-cpu requests BE CPU eviction asked to release at its last run "
+      "(0: none).");
 }
 
 bool CpuEvict::enabled(const api::slo::NodeSLO* node_slo) const {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "agent/qosmanager/framework/strategy_metrics.hpp"
 #include "agent/qosmanager/strategies/cpu_suppress/be_cgroups.hpp"
 #include "agent/qosmanager/strategies/cpu_suppress/be_cpu_choice.hpp"
 #include "agent/qosmanager/strategies/cpu_suppress/suppress_formula.hpp"
@@ -12,19 +13,6 @@
 
 namespace koord::agent::qosmanager::strategies::cpu_suppress {
 namespace {
-
-metrics::Gauge registerGauge(metrics::MetricsRegistry* registry, std::string_view name,
-                             const std::string& help, const log::Logger& logger) {
-  if (registry == nullptr) {
-    return {};
-  }
-  auto gauge = registry->gauge(std::string(name), help);
-  if (!gauge.ok()) {
-    logger.warn("cannot register metric", {{"metric", name}, {"error", gauge.status()}});
-    return {};
-  }
-  return *gauge;
-}
 
 void appendProblems(api::Json& debug, const std::vector<std::string>& problems) {
   for (const std::string& problem : problems) {
@@ -38,18 +26,18 @@ CpuSuppress::CpuSuppress(CpuSuppressOptions options, log::Logger logger,
                          metrics::MetricsRegistry* registry)
     : options_(options),
       logger_(std::move(logger)),
-      cpus_gauge_(registerGauge(registry, kCpusMetric,
-                                "CPUs of the BestEffort cpuset under CPU suppress (policy cpuset; "
-                                "0 under cfsQuota or when suppress is off).",
-                                logger_)),
-      quota_gauge_(registerGauge(registry, kQuotaMetric,
-                                 "The BestEffort CFS quota in cores under CPU suppress (policy "
-                                 "cfsQuota; -1 unlimited).",
-                                 logger_)),
-      milli_gauge_(registerGauge(registry, kMilliMetric,
-                                 "The CPU BestEffort pods may use, in milli-cores, as CPU suppress "
-                                 "last worked it out (0 when off).",
-                                 logger_)) {}
+      cpus_gauge_(framework::strategyGauge(
+          registry, logger_, std::string(kCpusMetric),
+          "CPUs of the BestEffort cpuset under CPU suppress (policy cpuset; "
+          "0 under cfsQuota or when suppress is off).")),
+      quota_gauge_(
+          framework::strategyGauge(registry, logger_, std::string(kQuotaMetric),
+                                   "The BestEffort CFS quota in cores under CPU suppress (policy "
+                                   "cfsQuota; -1 unlimited).")),
+      milli_gauge_(framework::strategyGauge(
+          registry, logger_, std::string(kMilliMetric),
+          "The CPU BestEffort pods may use, in milli-cores, as CPU suppress "
+          "last worked it out (0 when off).")) {}
 
 void CpuSuppress::setGauges(double cpus, double quota_cores, double milli) const {
   cpus_gauge_.set(cpus);

@@ -12,15 +12,6 @@ namespace {
 
 using metriccache::MetricKind;
 
-std::optional<double> fresh(const framework::MetricWindows& metrics, MetricKind kind,
-                            std::string_view id, std::chrono::milliseconds freshness) {
-  auto sample = metrics.latest(kind, id);
-  if (!sample.has_value() || sample->time < metrics.now() - freshness) {
-    return std::nullopt;
-  }
-  return sample->value;
-}
-
 }  // namespace
 
 bool isBePod(const api::core::Pod& pod) {
@@ -32,14 +23,14 @@ UsageSnapshot collectUsage(const framework::MetricWindows& metrics,
                            const resourceexecutor::PodCgroups& pods,
                            std::chrono::milliseconds freshness) {
   UsageSnapshot out;
-  out.node_cores = fresh(metrics, MetricKind::kNodeCpu, "", freshness);
+  out.node_cores = metrics.fresh(MetricKind::kNodeCpu, "", freshness);
   std::map<std::string_view, const api::core::Pod*> by_uid;
   for (const resourceexecutor::PodCgroup& pod : pods.pods()) {
     by_uid[pod.pod->metadata.uid] = pod.pod.get();
   }
   double all_pods = 0;
   for (const std::string& uid : metrics.cache().ids(MetricKind::kPodCpu)) {
-    auto usage = fresh(metrics, MetricKind::kPodCpu, uid, freshness);
+    auto usage = metrics.fresh(MetricKind::kPodCpu, uid, freshness);
     if (!usage.has_value()) {
       continue;
     }
@@ -52,7 +43,7 @@ UsageSnapshot collectUsage(const framework::MetricWindows& metrics,
       out.ls_cores += *usage;
     }
   }
-  if (auto system = fresh(metrics, MetricKind::kSystemCpu, "", freshness); system.has_value()) {
+  if (auto system = metrics.fresh(MetricKind::kSystemCpu, "", freshness); system.has_value()) {
     out.system_cores = std::max(*system, 0.0);
   } else if (out.node_cores.has_value()) {
     out.system_cores = std::max(*out.node_cores - all_pods, 0.0);

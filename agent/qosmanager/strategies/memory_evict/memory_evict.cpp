@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "agent/qosmanager/framework/be_pods.hpp"
+#include "agent/qosmanager/framework/strategy_metrics.hpp"
 #include "agent/qosmanager/strategies/memory_evict/memory_evict_formula.hpp"
 #include "koord/api/well_known.hpp"
 
@@ -16,14 +17,11 @@ using framework::batchMemoryRequest;
 using framework::isBE;
 using framework::isRunning;
 using framework::isTerminal;
+using framework::podKey;
 using framework::priorityAllowed;
 using framework::priorityOf;
 
 using metriccache::MetricKind;
-
-std::string podKey(const api::core::Pod& pod) {
-  return pod.metadata.namespace_ + "/" + pod.metadata.name;
-}
 
 std::string percentText(double percent) {
   if (std::isinf(percent)) {
@@ -43,16 +41,6 @@ std::optional<int64_t> quantity(const resource::ResourceList& list, std::string_
   return it->second.value();
 }
 
-// The newest sample of a series when it is at most `max_age` older than the pass.
-std::optional<double> freshLatest(const framework::MetricWindows& metrics, MetricKind kind,
-                                  std::string_view id, std::chrono::milliseconds max_age) {
-  std::optional<metriccache::MetricSample> sample = metrics.latest(kind, id);
-  if (!sample || sample->time + max_age < metrics.now()) {
-    return std::nullopt;
-  }
-  return sample->value;
-}
-
 api::Json candidatesJson(const std::vector<framework::EvictionCandidate>& candidates,
                          const char* weight) {
   api::Json out = api::Json::array();
@@ -64,47 +52,28 @@ api::Json candidatesJson(const std::vector<framework::EvictionCandidate>& candid
   return out;
 }
 
-metrics::Gauge gauge(metrics::MetricsRegistry* registry, const log::Logger& logger,
-                     const std::string& name, const std::string& help,
-                     std::optional<std::string> variant = std::nullopt) {
-  if (registry == nullptr) {
-    return {};
-  }
-  Result<metrics::GaugeFamily> family =
-      variant ? registry->gaugeFamily(name, help, {"variant"}) : registry->gaugeFamily(name, help);
-  if (!family.ok()) {
-    logger.warn("cannot register a metric", {{"metric", name}, {"error", family.status()}});
-    return {};
-  }
-  Result<metrics::Gauge> series =
-      variant ? family->withLabels({*variant}) : family->withLabels(std::vector<std::string>{});
-  if (!series.ok()) {
-    logger.warn("cannot register a metric", {{"metric", name}, {"error", series.status()}});
-    return {};
-  }
-  return *series;
-}
-
 }  // namespace
 
 MemoryEvict::MemoryEvict(MemoryEvictOptions options, log::Logger logger,
                          metrics::MetricsRegistry* registry)
     : options_(options), logger_(std::move(logger)) {
-  usage_percent_gauge_ =
-      gauge(registry, logger_, "koord_agent_be_memory_usage_percent",
-            "The node's memory usage in percent of its capacity, as BE memory eviction last read "
-            "it.");
-  allocatable_percent_gauge_ =
-      gauge(registry, logger_, "koord_agent_be_memory_allocatable_percent",
-            "The kubernetes.io/batch-memory requests of BE pods in percent of the node's "
-            "batch-memory allocatable, as BE memory eviction last computed it.");
+  usage_percent_gauge_ = framework::strategyGauge(
+      registry, logger_, "koord_agent_be_memory_usage_percent",
+      "The node's memory usage in percent of its capacity, as BE memory eviction last read "
+      "it.");
+  allocatable_percent_gauge_ = framework::strategyGauge(
+      registry, logger_, "koord_agent_be_memory_allocatable_percent",
+      "The kubernetes.io/batch-memory requests of BE pods in percent of the node's "
+      "batch-memory allocatable, as BE memory eviction last computed it.");
   const std::string release_help =
       "The bytes BE memory eviction asked to release at its last run (0: none), per variant "
       "(usage: node memory usage; allocatable: batch-memory requests).";
   usage_release_gauge_ =
-      gauge(registry, logger_, "koord_agent_be_memory_evict_release_bytes", release_help, "usage");
-  allocatable_release_gauge_ = gauge(registry, logger_, "koord_agent_be_memory_evict_release_bytes",
-                                     release_help, "allocatable");
+      framework::strategyGauge(registry, logger_, "koord_agent_be_memory_evict_release_bytes",
+                               release_help, {{"variant", "usage"}});
+  allocatable_release_gauge_ =
+      framework::strategyGauge(registry, logger_, "koord_agent_be_memory_evict_release_bytes",
+                               release_help, {{"variant", "allocatable"}});
 }
 
 bool MemoryEvict::enabled(const api::slo::NodeSLO* node_slo) const {
@@ -183,7 +152,7 @@ size_t MemoryEvict::runUsage(const framework::StrategyContext& context, const ap
     return 0;
   }
   std::optional<double> used =
-      freshLatest(context.metrics, MetricKind::kNodeMemory, "", options_.max_sample_age);
+      context.metrics.fresh(MetricKind::kNodeMemory, "", options_.max_sample_age);
   if (!used) {
     state["decision"] = "skipped: no node memory sample in the last " +
                         std::to_string(options_.max_sample_age.count()) + " ms";
@@ -216,8 +185,8 @@ size_t MemoryEvict::runUsage(const framework::StrategyContext& context, const ap
     if (!isBE(pod) || !isRunning(pod) || !priorityAllowed(pod, config.evict_priority_threshold)) {
       continue;
     }
-    std::optional<double> working_set = freshLatest(context.metrics, MetricKind::kPodMemory,
-                                                    pod.metadata.uid, options_.max_sample_age);
+    std::optional<double> working_set =
+        context.metrics.fresh(MetricKind::kPodMemory, pod.metadata.uid, options_.max_sample_age);
     framework::EvictionCandidate candidate;
     candidate.pod = entry.pod;
     candidate.usage = working_set.value_or(0);

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "agent/qosmanager/framework/strategy_metrics.hpp"
 #include "agent/qosmanager/strategies/memory_qos/memory_qos_config.hpp"
 #include "agent/qosmanager/strategies/memory_qos/memory_qos_formula.hpp"
 #include "koord/api/well_known.hpp"
@@ -53,19 +54,6 @@ int64_t systemPageSize() {
   return size > 0 ? static_cast<int64_t>(size) : 4096;
 }
 
-std::optional<metrics::Gauge> makeGauge(metrics::MetricsRegistry* registry, const char* name,
-                                        const char* help, const log::Logger& logger) {
-  if (registry == nullptr) {
-    return std::nullopt;
-  }
-  Result<metrics::Gauge> gauge = registry->gauge(name, help);
-  if (!gauge.ok()) {
-    logger.warn("failed to register metric", {{"metric", name}, {"error", gauge.status()}});
-    return std::nullopt;
-  }
-  return *gauge;
-}
-
 }  // namespace
 
 MemoryQos::MemoryQos(Clock::Duration interval, log::Logger logger,
@@ -73,14 +61,14 @@ MemoryQos::MemoryQos(Clock::Duration interval, log::Logger logger,
     : interval_(interval),
       logger_(std::move(logger)),
       page_size_(page_size > 0 ? page_size : systemPageSize()) {
-  supported_ = makeGauge(registry, "koord_agent_memory_qos_supported",
-                         "Whether the node's cgroups offer memory.min, memory.low and memory.high "
-                         "(1: cgroup v2), so that memory QoS can be applied.",
-                         logger_);
-  containers_ = makeGauge(registry, "koord_agent_memory_qos_containers",
-                          "Containers given memory.min, memory.low and memory.high by the last "
-                          "memory QoS run.",
-                          logger_);
+  supported_ = framework::strategyGauge(
+      registry, logger_, "koord_agent_memory_qos_supported",
+      "Whether the node's cgroups offer memory.min, memory.low and memory.high "
+      "(1: cgroup v2), so that memory QoS can be applied.");
+  containers_ = framework::strategyGauge(
+      registry, logger_, "koord_agent_memory_qos_containers",
+      "Containers given memory.min, memory.low and memory.high by the last "
+      "memory QoS run.");
 }
 
 bool MemoryQos::enabled(const api::slo::NodeSLO* node_slo) const {
@@ -96,12 +84,8 @@ Status MemoryQos::run(const framework::StrategyContext& context) {
     return Status::ok();
   }
   if (context.node.cgroup_version != system::CgroupVersion::kV2) {
-    if (supported_) {
-      supported_->set(0);
-    }
-    if (containers_) {
-      containers_->set(0);
-    }
+    supported_.set(0);
+    containers_.set(0);
     if (!logged_unsupported_) {
       logger_.warn("memory QoS is not supported on this node", {{"reason", kUnsupportedReason}});
       logged_unsupported_ = true;
@@ -109,9 +93,7 @@ Status MemoryQos::run(const framework::StrategyContext& context) {
     last_ = api::Json{{"supported", false}, {"reason", kUnsupportedReason}, {"status", "OK"}};
     return Status::ok();
   }
-  if (supported_) {
-    supported_->set(1);
-  }
+  supported_.set(1);
 
   Result<MemoryQosConfig> config = memoryQosConfigFrom(*node_slo->spec.resourceQOSStrategy);
   if (!config.ok()) {
@@ -275,9 +257,7 @@ Status MemoryQos::run(const framework::StrategyContext& context) {
     problems.push_back("some cgroups vanished mid-write (pods ended): " + status.message());
     status = Status::ok();
   }
-  if (containers_) {
-    containers_->set(static_cast<double>(containers));
-  }
+  containers_.set(static_cast<double>(containers));
 
   api::Json classes = api::Json::object();
   for (api::QoSClass qos :

@@ -72,8 +72,8 @@ class MemoryQos final : public framework::Strategy {
   Clock::Duration interval_;
   log::Logger logger_;
   int64_t page_size_;
-  std::optional<metrics::Gauge> supported_;
-  std::optional<metrics::Gauge> containers_;
+  metrics::Gauge supported_;  // no-op without a registry
+  metrics::Gauge containers_;
   bool logged_unsupported_ = false;
   api::Json last_;
 };
