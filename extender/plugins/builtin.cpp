@@ -7,6 +7,7 @@
 #include "extender/plugins/batch_resources/batch_resources.hpp"
 #include "extender/plugins/device_resources/device_resources.hpp"
 #include "extender/plugins/kube/kube_plugins.hpp"
+#include "extender/plugins/node_numa_resource/node_numa_resource.hpp"
 #include "extender/plugins/node_reservation/node_reservation.hpp"
 #include "extender/plugins/priority_qos/priority_qos.hpp"
 #include "extender/plugins/reservation/reservation_plugin.hpp"
@@ -21,6 +22,10 @@ std::vector<BuiltinPlugin> builtinPluginList() {
        [](framework::ClusterState& c) { node_reservation::AnnotatedNodes::install(c); }},
       {priority_qos::kName, priority_qos::create},
       {batch_resources::kName, batch_resources::create},
+      {node_numa_resource::kName,
+       node_numa_resource::create,
+       {framework::KindOf<api::topology::NodeResourceTopology>::kName},
+       [](framework::ClusterState& c) { node_numa_resource::CPUAllocationSource::install(c); }},
       {device_resources::kName, device_resources::create},
       {reservation::kName,
        reservation::create,

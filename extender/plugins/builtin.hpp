@@ -32,7 +32,8 @@ struct BuiltinPlugin {
   void (*node_data)(framework::ClusterState& cluster) = nullptr;
 };
 
-// NodeReservation, PriorityQoS, BatchResources, DeviceResources, Reservation: the default order.
+// NodeReservation, PriorityQoS, BatchResources, NodeNUMAResource, DeviceResources, Reservation: the
+// default order.
 [[nodiscard]] std::vector<BuiltinPlugin> builtinPluginList();
 
 // The names of builtinPluginList(), in order.

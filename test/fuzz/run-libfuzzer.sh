@@ -12,7 +12,7 @@ seconds="${1:-30}"
 targets=(yaml_fuzz watch_decoder_fuzz protobuf_watch_decoder_fuzz protobuf_pod_fuzz extender_args_fuzz
          extender_binding_args_fuzz extender_preemption_args_fuzz agent_host_files_fuzz
          slo_controller_config_fuzz admission_review_fuzz device_decoder_fuzz
-         cluster_input_fuzz agent_qos_inputs_fuzz)
+         cluster_input_fuzz agent_qos_inputs_fuzz numa_annotations_fuzz)
 corpus_of() {
   case "$1" in
     yaml_fuzz) echo yaml ;;

@@ -32,6 +32,15 @@ const api::Json* ArgsDecoder::lookup(std::string_view key) {
   return &*it;
 }
 
+const api::Json* ArgsDecoder::optionalObject(std::string_view key) {
+  const api::Json* v = lookup(key);
+  if (v != nullptr && !v->is_object()) {
+    addError(key, std::string("expected object, got ") + std::string(api::jsonTypeName(*v)));
+    return nullptr;
+  }
+  return v;
+}
+
 ArgsDecoder& ArgsDecoder::optionalBool(std::string_view key, bool& out) {
   const api::Json* v = lookup(key);
   if (v == nullptr) {

@@ -28,6 +28,10 @@ class ArgsDecoder {
   ArgsDecoder& optionalStringList(std::string_view key, std::vector<std::string>& out,
                                   bool* present = nullptr);
 
+  // A nested object (for the caller to read field by field); nullptr when absent or null, or when
+  // it is not an object (an error is recorded).
+  const api::Json* optionalObject(std::string_view key);
+
   // Records a validation error for a field: `field` is a path below "args" ("resources[1]").
   void addError(std::string_view field, std::string_view message);
 

@@ -1,0 +1,65 @@
+// CPUAllocations: the node data source (framework/node_data.hpp) of NodeNUMAResource: for each
+// node, the cpusets and NUMA resources its pods hold, read from their
+// scheduling.koordinator.sh/resource-status annotations (written by this plugin's bind, or by
+// Koordinator's scheduler before us), with the exclusive policy each pod asked for in its
+// resource-spec. Rebuilt with the NodeInfo whenever the node's pods change, so a verb call reads
+// pods and allocations from one snapshot. What binds in flight took is not here: the plugin adds
+// the AllocationCache's entries on top.
+//
+// A pod whose resource-status does not parse holds nothing and is listed in `unreadable` (the
+// simulator and the logs say so); it does not make the node unusable.
+//
+// Thread safety: make() runs under the ClusterState's write lock; the data is immutable once built.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "extender/framework/cluster_state.hpp"
+#include "extender/framework/node_data.hpp"
+#include "extender/framework/resource.hpp"
+#include "extender/plugins/node_numa_resource/cpu_accumulator.hpp"
+#include "extender/plugins/node_numa_resource/cpu_mask.hpp"
+#include "koord/api/extension/numa_aware.hpp"
+#include "koord/cpuset/cpu_set.hpp"
+
+namespace koord::extender::plugins::node_numa_resource {
+
+struct PodAllocation {
+  std::string pod_key;  // "namespace/name"
+  cpuset::CpuSet cpus;
+  api::extension::CPUExclusivePolicy exclusive = api::extension::CPUExclusivePolicy::kNone;
+  std::map<int, framework::Resource> numa;  // NUMA node -> what the pod holds there
+};
+
+struct NodeCPUAllocations {
+  std::vector<PodAllocation> pods;  // pods holding a cpuset or NUMA resources, in pod order
+  CpuMask allocated;                // union of the cpusets
+  AllocatedCPUs refs;               // per CPU: holders and the exclusive policy
+  std::map<int, framework::Resource> numa_used;  // NUMA node -> sum of what pods hold there
+  std::map<int, int> numa_single;                // NUMA node -> pods holding only that NUMA node
+  std::map<int, int> numa_shared;                // NUMA node -> pods spanning it and others
+  std::vector<std::string> unreadable;           // "namespace/name: <parse error>"
+
+  // Adds one pod's allocation to every total.
+  void add(PodAllocation allocation);
+};
+
+// Reads one pod's allocation; nullopt when it holds none. A malformed annotation is an error
+// naming it.
+[[nodiscard]] Result<std::optional<PodAllocation>> podAllocationOf(const api::core::Pod& pod,
+                                                                   const std::string& key);
+
+class CPUAllocationSource final : public framework::TypedNodeDataSource<NodeCPUAllocations> {
+ public:
+  // The source of `cluster`: added on first call, the same one after.
+  static CPUAllocationSource& install(framework::ClusterState& cluster);
+
+ protected:
+  [[nodiscard]] std::shared_ptr<const NodeCPUAllocations> make(
+      const framework::NodeInfo& node) const override;
+};
+
+}  // namespace koord::extender::plugins::node_numa_resource
