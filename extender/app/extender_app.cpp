@@ -48,6 +48,7 @@ int runExtender(int argc, const char* const* argv, std::ostream& out, std::ostre
       "An HTTP scheduler extender for a stock kube-scheduler (filter, prioritize, preempt,\n"
       "bind). Its plugins: PriorityQoS (QoS class and priority band), NodeReservation\n"
       "(node.koordinator.sh/reservation), BatchResources (batch/mid resources),\n"
+      "NodeNUMAResource (cpusets for LSE/LSR pods, NUMA topology policies),\n"
       "DeviceResources (GPU and RDMA requests against node totals) and Reservation; it also\n"
       "places, updates and expires Reservations. Not built yet: docs/compatibility.md.\n"
       "Configured by a KoordExtenderConfiguration file (docs/extender.md).\n"

@@ -94,7 +94,8 @@ struct KoordExtenderConfiguration {
 };
 
 // Every built-in plugin in the registry's order (plugins::defaultPluginNames(): NodeReservation,
-// PriorityQoS, BatchResources, DeviceResources, Reservation), weight 1, default args.
+// PriorityQoS, BatchResources, NodeNUMAResource, DeviceResources, Reservation), weight 1, default
+// args.
 [[nodiscard]] std::vector<PluginConfiguration> defaultPlugins();
 
 // The configuration with every default (what an empty file would give).
