@@ -180,7 +180,11 @@ NodeCpuAllocation allocateNodeCpus(const NodeTopologyInputs& in,
   std::vector<const api::core::Pod*> pinned_pods;
   for (const auto& pod : in.pods) {
     const api::QoSClass qos = api::qosClassOf(pod->metadata.labels);
-    if (!terminal(*pod) && (qos == api::QoSClass::kLSE || qos == api::QoSClass::kLSR)) {
+    // LS pods too: a node whose cpu-bind-policy binds every integer-CPU pod gives them a cpuset.
+    const bool may_pin = qos == api::QoSClass::kLSE || qos == api::QoSClass::kLSR ||
+                         (qos == api::QoSClass::kLS &&
+                          !annotation(pod->metadata, api::kAnnotationResourceStatus).empty());
+    if (!terminal(*pod) && may_pin) {
       pinned_pods.push_back(pod.get());
     }
   }

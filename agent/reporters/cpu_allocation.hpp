@@ -7,11 +7,12 @@
 //
 // - The LS shared pool: every online CPU except those of the node's reservedCPUs
 //   (node.koordinator.sh/reservation), an exclusive system-qos-resource cpuset, the kubelet's
-//   pinned containers, and LSE/LSR pods' resource-status cpusets.
+//   pinned containers, and LSE/LSR pods' resource-status cpusets (and an LS pod's, which a node
+//   whose cpu-bind-policy binds every integer-CPU pod gives it; it counts as LSR here).
 // - The BE pool: the same, but BE pods may run on LSR and kubelet-pinned CPUs, so only LSE and
 //   the node's reserved CPUs are left out.
-// - allocs: LSE/LSR pods with their cpusets (claim order), then kubelet-pinned pods with
-//   managedByKubelet.
+// - allocs: LSE/LSR (and pinned LS) pods with their cpusets (claim order), then kubelet-pinned
+//   pods with managedByKubelet.
 //
 // Hostile or stale cpusets (koordlet trusts them; the agent does not):
 // - CPUs that do not exist on the node (a resource-status cpuset "0-8191" on a 2-CPU node, a

@@ -70,7 +70,10 @@ struct Planner {
     }
     std::optional<cpuset::CpuSet> cpus;
     std::string reason;
-    if (qos == api::QoSClass::kLSE || qos == api::QoSClass::kLSR) {
+    // A resource-status cpuset wins for every QoS but BE: LSE and LSR pods get one from the
+    // scheduler, and so does an LS pod on a node whose cpu-bind-policy binds every integer-CPU pod.
+    bool from_status = false;
+    if (qos == api::QoSClass::kLSE || qos == api::QoSClass::kLSR || qos == api::QoSClass::kLS) {
       auto it = pod.metadata.annotations.find(std::string(api::kAnnotationResourceStatus));
       if (it != pod.metadata.annotations.end()) {
         auto status = api::extension::parseResourceStatus(it->second);
@@ -92,11 +95,13 @@ struct Planner {
                                     "); its cpuset is left alone");
           } else {
             cpus = on_node;
+            from_status = true;
             reason = std::string(api::toString(qos)) + " pod: cpuset from resource-status";
           }
         }
       }
-    } else if (qos == api::QoSClass::kLS || qos == api::QoSClass::kBE) {
+    }
+    if (!from_status && (qos == api::QoSClass::kLS || qos == api::QoSClass::kBE)) {
       const bool ls = qos == api::QoSClass::kLS;
       const cpuset::CpuSet& pool = ls ? in.cpus.shared_pool : in.cpus.be_pool;
       const cpuset::CpuSet on_node =
@@ -106,7 +111,7 @@ struct Planner {
         reason = ls ? "LS pod: the shared pool" : "BE pod: the BE shared pool";
       }
     }
-    const bool pinned = (qos == api::QoSClass::kLSE || qos == api::QoSClass::kLSR) && cpus;
+    const bool pinned = from_status;
     if (pinned) {
       add(CgroupResource::kCpuCfsQuota, *pod_dir, "-1", reason + ", CFS quota unset", true);
     }

@@ -7,11 +7,12 @@
 // class (the koordinator.sh/qosClass label; without it, Koordinator's default for the Kubernetes
 // QoS class: Guaranteed LSR, Burstable LS, BestEffort BE; an unlabelled Guaranteed pod has no
 // resource-status, so its cpuset stays the kubelet's):
-// - LSE and LSR: cpuset.cpus = scheduling.koordinator.sh/resource-status's cpuset restricted to
+// - LSE, LSR, and LS with a cpuset (a node whose cpu-bind-policy binds every integer-CPU pod gives
+//   one): cpuset.cpus = scheduling.koordinator.sh/resource-status's cpuset restricted to
 //   the node's CPUs (node_cpus; CPUs the node does not have are ignored, and a cpuset with none of
 //   its CPUs is a problem: the pod's cpuset and quota are left alone), and the CFS quota unset
 //   (-1) on the container and the pod, since the cpuset bounds them;
-// - LS: cpuset.cpus = the node's shared pool;
+// - LS without one: cpuset.cpus = the node's shared pool;
 // - BE: cpuset.cpus = the BE shared pool; cpu.shares from the kubernetes.io/batch-cpu request
 //   (milli-cores × 1024 / 1000, at least 2), CFS quota from the batch-cpu limit (milli-cores ×
 //   period / 1000; -1 without a limit), memory limit from the kubernetes.io/batch-memory limit

@@ -207,7 +207,7 @@ PluginStatus NodeNUMAResourcePlugin::preFilter(framework::CycleState& state,
     return PluginStatus::unresolvable(request.status().message());
   const bool skip = request->skip;
   auto st = std::make_unique<PreState>();
-  st->request = std::move(*request);
+  st->request = *request;
   state.write(stateKey(), std::move(st));
   return skip ? PluginStatus::skip() : PluginStatus::success();
 }

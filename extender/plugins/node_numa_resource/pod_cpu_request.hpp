@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "extender/framework/pod_info.hpp"
+#include "koord/api/extension/cpu_topology.hpp"
 #include "koord/api/extension/numa_aware.hpp"
 #include "koord/common/result.hpp"
 

@@ -107,6 +107,22 @@ TEST(NodeTopology, SharedPoolsLeaveOutExclusiveCpus) {
   EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeReservation), R"({"reservedCPUs":"7"})");
 }
 
+// issue 36: an LS pod that a FullPCPUsOnly node gave a cpuset holds it like an LSR pod: out of the
+// LS shared pool, shared with BE.
+TEST(NodeTopology, AnLsPodsCpusetIsLeftOutOfTheSharedPool) {
+  NodeTopologyInputs in = inputs();
+  in.pods = {pod("bound-ls", "LS", "4-5"), pod("ls", "LS", "")};
+  auto nrt = buildNodeResourceTopology(in);
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeCPUSharedPools),
+            R"([{"cpuset":"0-3","node":0,"socket":0},{"cpuset":"6-7","node":1,"socket":1}])");
+  EXPECT_EQ(annotationOf(nrt, api::kAnnotationNodeBECPUSharedPools),
+            R"([{"cpuset":"0-3","node":0,"socket":0},{"cpuset":"4-7","node":1,"socket":1}])");
+  auto allocs = api::extension::parsePodCPUAllocs(annotationOf(nrt, api::kAnnotationNodeCPUAllocs));
+  ASSERT_TRUE(allocs.ok());
+  ASSERT_EQ(allocs->size(), 1U);
+  EXPECT_EQ((*allocs)[0].name, "bound-ls");
+}
+
 // System QoS: the CPUs of an exclusive node.koordinator.sh/system-qos-resource are kept for system
 // daemons, out of the LS and BE pools; a non-exclusive one leaves the pools alone.
 TEST(NodeTopology, AnExclusiveSystemQosCpusetIsKeptOutOfEveryPool) {

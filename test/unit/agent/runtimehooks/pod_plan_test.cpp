@@ -154,6 +154,20 @@ TEST(PodPlan, LsPodGetsTheSharedPoolAndUnlabelledBestEffortIsBe) {
             lines.end());
 }
 
+// issue 36: a node with cpu-bind-policy FullPCPUsOnly gives an LS pod a cpuset too; the agent pins
+// it like an LSR pod instead of putting it in the shared pool.
+TEST(PodPlan, LsPodWithACpusetIsPinnedLikeLsr) {
+  auto plan = planPodResources(
+      inputsFor({{"ls", "LS", "Burstable", R"({"cpuset":"4-5"})", {{"app", "", "", ""}}}}));
+  auto lines = render(plan);
+  EXPECT_NE(
+      std::find(lines.begin(), lines.end(), "cpuset.cpus kubepods/burstable/pod1234-ls/lsapp 4-5"),
+      lines.end());
+  EXPECT_NE(std::find(lines.begin(), lines.end(),
+                      "cpu.cfs_quota_us kubepods/burstable/pod1234-ls/lsapp -1"),
+            lines.end());
+}
+
 TEST(PodPlan, SystemdNamesAndContainerRuntimes) {
   resourceexecutor::KubeletCgroupNaming systemd;
   systemd.driver = system::CgroupDriver::kSystemd;

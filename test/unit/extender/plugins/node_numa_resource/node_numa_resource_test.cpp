@@ -153,6 +153,7 @@ TEST_F(NodeNUMAResourceTest, UnreserveGivesTheCPUsBack) {
 TEST_F(NodeNUMAResourceTest, ConcurrentBindsNeverShareACPU) {
   std::vector<std::string> results(17);
   std::vector<std::thread> threads;
+  threads.reserve(17);
   for (int t = 0; t < 17; ++t) {
     threads.emplace_back([this, t, &results] {
       results[t] = cluster_.bindCPUs(lsrPod("p" + std::to_string(t), "2"), "n1");

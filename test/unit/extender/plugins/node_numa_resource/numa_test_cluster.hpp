@@ -185,7 +185,7 @@ class NUMACluster {
 
   // The cpuset of a bind's resource-status ("" when none, the error text when it failed).
   std::string bindCPUs(const std::shared_ptr<api::core::Pod>& pod, const std::string& node) {
-    const std::string written = bind(pod, node);
+    std::string written = bind(pod, node);
     if (written.empty() || written.rfind("error: ", 0) == 0)
       return written;
     auto status = api::extension::parseResourceStatus(written);
