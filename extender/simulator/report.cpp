@@ -156,6 +156,116 @@ void writeYamlValue(const Json& value, int indent, std::ostream& out) {
   }
 }
 
+// "cpu 4, memory 4Gi" for one NUMA node's share.
+std::string numaResourcesText(const resource::ResourceList& resources) {
+  std::string text;
+  for (const auto& [name, quantity] : resources)
+    text += (text.empty() ? "" : ", ") + name + " " + quantity.toString();
+  return text;
+}
+
+// "node 0: cpu 2, memory 2Gi; node 1: cpu 2, memory 2Gi", "-" when none.
+std::string numaText(const std::vector<api::extension::NUMANodeResource>& numa) {
+  std::string text;
+  for (const auto& n : numa)
+    text += (text.empty() ? "" : "; ") + ("node " + std::to_string(n.node) + ": ") +
+            numaResourcesText(n.resources);
+  return text.empty() ? "-" : text;
+}
+
+Json numaJson(const std::vector<api::extension::NUMANodeResource>& numa) {
+  Json out = Json::array();
+  for (const auto& n : numa) {
+    Json resources = Json::object();
+    for (const auto& [name, quantity] : n.resources)
+      resources[name] = quantity.toString();
+    out.push_back({{"node", n.node}, {"resources", std::move(resources)}});
+  }
+  return out;
+}
+
+// "2: 0-1" (count, then the CPU list), "0" when empty.
+std::string cpusText(const cpuset::CpuSet& cpus) {
+  return cpus.empty() ? "0" : std::to_string(cpus.size()) + ": " + cpus.toString();
+}
+
+Json cpusJson(const cpuset::CpuSet& cpus) {
+  return {{"count", cpus.size()}, {"cpuset", cpus.toString()}};
+}
+
+Json cpuSummaryJson(const plugins::node_numa_resource::CPUSummary& s) {
+  Json reserved = cpusJson(s.reserved);
+  reserved["kubeletPinnedPods"] = s.kubelet_pinned_pods;
+  Json exclusive = cpusJson(s.exclusive);
+  Json holders = Json::array();
+  for (const auto& h : s.holders) {
+    holders.push_back({{"pod", h.pod},
+                       {"cpuset", h.cpus.toString()},
+                       {"exclusivePolicy", std::string(api::extension::toString(h.exclusive))}});
+  }
+  exclusive["pods"] = std::move(holders);
+  return {{"total", s.total},
+          {"reserved", std::move(reserved)},
+          {"exclusive", std::move(exclusive)},
+          {"shared", cpusJson(s.shared)},
+          {"free", {{"count", s.free}, {"wholeCores", s.free_whole_cores}}}};
+}
+
+// The CPUSETS section: placed pods that got a cpuset or NUMA resources (nothing when none did).
+void writeCpusets(const SimulationResult& result, std::ostream& out) {
+  std::vector<std::vector<std::string>> rows = {{"POD", "NODE", "CPUSET", "NUMA NODES"}};
+  for (const auto& p : result.placements) {
+    if (p.node.empty() || (p.cpuset.empty() && p.numa_resources.empty()))
+      continue;
+    rows.push_back({p.key, p.node, p.cpuset.empty() ? "-" : p.cpuset, numaText(p.numa_resources)});
+  }
+  if (rows.size() == 1)
+    return;
+  out << "\nCPUSETS (placed pods, from resource-status)\n";
+  writeRows(rows, out);
+}
+
+// The CPUS section: nodes with a NodeResourceTopology (nothing when none has one).
+void writeNodeCpus(const SimulationResult& result, std::ostream& out) {
+  std::vector<std::vector<std::string>> rows = {
+      {"NODE", "CPUS", "RESERVED", "EXCLUSIVE", "SHARED", "FREE FOR CPUSETS"}};
+  std::vector<std::string> invalid;
+  std::vector<std::string> holders;
+  for (const auto& n : result.nodes) {
+    if (!n.cpus)
+      continue;
+    const auto& s = *n.cpus;
+    if (!s.invalid.empty()) {
+      invalid.push_back(n.name + ": " + s.invalid);
+      continue;
+    }
+    rows.push_back({n.name, std::to_string(s.total), cpusText(s.reserved), cpusText(s.exclusive),
+                    cpusText(s.shared),
+                    std::to_string(s.free) + " (" + std::to_string(s.free_whole_cores) +
+                        (s.free_whole_cores == 1 ? " whole core)" : " whole cores)")});
+    for (const auto& h : s.holders) {
+      std::string line = n.name + "  " + h.pod + "  " + h.cpus.toString();
+      if (h.exclusive != api::extension::CPUExclusivePolicy::kNone)
+        line += " (" + std::string(api::extension::toString(h.exclusive)) + ")";
+      holders.push_back(std::move(line));
+    }
+    for (const auto& pod : s.kubelet_pinned_pods)
+      holders.push_back(n.name + "  " + pod + "  pinned by the kubelet (in RESERVED)");
+  }
+  if (rows.size() == 1 && invalid.empty())
+    return;
+  out << "\nCPUS (nodes with a NodeResourceTopology, after placement)\n";
+  if (rows.size() > 1)
+    writeRows(rows, out);
+  for (const auto& line : invalid)
+    out << line << '\n';
+  if (!holders.empty()) {
+    out << "held by:\n";
+    for (const auto& line : holders)
+      out << "  " << line << '\n';
+  }
+}
+
 }  // namespace
 
 Json reportJson(const SimulationResult& result) {
@@ -171,6 +281,10 @@ Json reportJson(const SimulationResult& result) {
                 {"labels", Json(p.labels)}};
     if (!p.node.empty()) {
       scheduled++;
+      if (!p.cpuset.empty())
+        pod["cpuset"] = p.cpuset;
+      if (!p.numa_resources.empty())
+        pod["numaNodeResources"] = numaJson(p.numa_resources);
     } else {
       pod["message"] = p.message;
       Json rejections = Json::object();
@@ -196,6 +310,11 @@ Json reportJson(const SimulationResult& result) {
     Json node = {{"name", n.name}, {"pods", n.pod_count}, {"resources", std::move(resources)}};
     if (!n.reservation_error.empty()) {
       node["reservationError"] = n.reservation_error;
+    }
+    if (n.cpus && !n.cpus->invalid.empty()) {
+      node["cpuTopologyError"] = n.cpus->invalid;
+    } else if (n.cpus) {
+      node["cpus"] = cpuSummaryJson(*n.cpus);
     }
     nodes.push_back(std::move(node));
   }
@@ -290,6 +409,7 @@ void writeTable(const SimulationResult& result, std::ostream& out) {
   if (!any_patch) {
     out << "(none: no enabled plugin writes annotations at bind)\n";
   }
+  writeCpusets(result, out);
 
   out << "\nNODES (requested/allocatable)\n";
   std::vector<std::vector<std::string>> node_rows;
@@ -309,6 +429,7 @@ void writeTable(const SimulationResult& result, std::ostream& out) {
     node_rows.push_back(std::move(row));
   }
   writeRows(node_rows, out);
+  writeNodeCpus(result, out);
   if (!result.other_kinds.empty()) {
     out << "\nOTHER OBJECTS (validated, not placed)\n";
     for (const auto& [kind, count] : result.other_kinds) {

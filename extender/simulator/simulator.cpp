@@ -12,6 +12,8 @@
 #include "extender/plugins/builtin.hpp"
 #include "extender/plugins/common/reservation_state.hpp"
 #include "extender/plugins/kube/prioritize.hpp"
+#include "extender/plugins/node_numa_resource/cpu_summary.hpp"
+#include "extender/plugins/node_numa_resource/node_numa_resource.hpp"
 #include "extender/plugins/node_reservation/node_reservation.hpp"
 #include "extender/reservation/lifecycle.hpp"
 #include "extender/reservation/placement.hpp"
@@ -62,6 +64,19 @@ bool isPending(const api::core::Pod& pod) {
 
 NodeRejection rejectionOf(const framework::PluginStatus& status) {
   return NodeRejection{status.plugin(), status.reasons()};
+}
+
+// The cpuset and NUMA resources of the resource-status bind wrote, when it wrote one (the plugin
+// formats it, so it parses; an unreadable one leaves both empty, and BIND ANNOTATIONS shows it).
+void readResourceStatus(PodPlacement& placement) {
+  auto it = placement.annotations.find(std::string(api::kAnnotationResourceStatus));
+  if (it == placement.annotations.end())
+    return;
+  auto status = api::extension::parseResourceStatus(it->second);
+  if (!status.ok())
+    return;
+  placement.cpuset = status->cpuset;
+  placement.numa_resources = status->numaNodeResources;
 }
 
 }  // namespace
@@ -203,6 +218,13 @@ class Simulation {
     runtime_options.plugins =
         options_.plugins.empty() ? plugins::simulatorDefaultConfigs() : options_.plugins;
     runtime_options.parallelism = options_.parallelism;
+    for (const auto& config : runtime_options.plugins) {
+      if (config.name != plugins::node_numa_resource::kName)
+        continue;
+      // A second instance for the report: it reads the same cluster and objects as the runtime's.
+      KOORD_ASSIGN_OR_RETURN(numa_plugin_,
+                             plugins::node_numa_resource::create(config.args, handle_));
+    }
     KOORD_ASSIGN_OR_RETURN(runtime_, framework::Runtime::create(plugins::placementRegistry(),
                                                                 handle_, runtime_options));
     return Status::ok();
@@ -321,7 +343,26 @@ class Simulation {
     }
     placement.annotations = patch.annotations;
     placement.labels = patch.labels;
+    readResourceStatus(placement);
     return placement;
+  }
+
+  // How the node's CPUs are divided, for a node with a NodeResourceTopology when NodeNUMAResource
+  // is enabled.
+  std::optional<plugins::node_numa_resource::CPUSummary> cpusOf(const framework::NodeInfo& node) {
+    namespace numa = plugins::node_numa_resource;
+    const auto* plugin = dynamic_cast<const numa::NodeNUMAResourcePlugin*>(numa_plugin_.get());
+    const auto* nrts = objects_.lister<api::topology::NodeResourceTopology>();
+    if (plugin == nullptr || nrts == nullptr || nrts->get(node.name()) == nullptr)
+      return std::nullopt;
+    const std::shared_ptr<const numa::NodeTopology> topology = plugin->topologyOf(node);
+    if (!topology->invalid.empty())
+      return numa::summarizeCPUs(*topology, numa::NodeCPUView(*topology, nullptr, {}), {});
+    const numa::NodeCPUView view = plugin->viewOf(node, *topology);
+    const numa::CPUAllocationSource* source = state_.nodeData<numa::CPUAllocationSource>();
+    const numa::NodeCPUAllocations* held = source != nullptr ? source->of(node) : nullptr;
+    return numa::summarizeCPUs(*topology, view,
+                               held != nullptr ? held->pods : std::vector<numa::PodAllocation>{});
   }
 
   // Reporting: what each node allocates, what its pods request and what it reserves.
@@ -338,6 +379,7 @@ class Simulation {
       } else {
         usage.reservation_error = reserved.status().message();
       }
+      usage.cpus = cpusOf(*node);
       result_.nodes.push_back(std::move(usage));
     }
   }
@@ -351,6 +393,7 @@ class Simulation {
   framework::ObjectStore objects_;
   framework::BasicHandle handle_{state_, clock_, log::Logger{}, &objects_, &allocations_};
   std::unique_ptr<framework::Runtime> runtime_;
+  std::unique_ptr<framework::Plugin> numa_plugin_;  // NodeNUMAResource for the report; may be null
   SimulationResult result_;
   RecordingBinder binder_;
   // Reservations: input indexes of the pending ones (oldest first) and the next to place.

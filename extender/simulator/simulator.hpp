@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,9 @@
 #include "extender/framework/resource.hpp"
 #include "extender/framework/runtime.hpp"
 #include "extender/plugins/kube/prioritize.hpp"
+#include "extender/plugins/node_numa_resource/cpu_summary.hpp"
 #include "extender/simulator/cluster_loader.hpp"
+#include "koord/api/extension/numa_aware.hpp"
 #include "koord/common/result.hpp"
 
 namespace koord::extender::simulator {
@@ -55,6 +58,10 @@ struct PodPlacement {
   std::map<std::string, NodeRejection> rejections;  // when not placed: node -> why
   std::map<std::string, std::string> annotations;   // what bind patched onto the pod
   std::map<std::string, std::string> labels;
+  // From the scheduling.koordinator.sh/resource-status bind wrote (NodeNUMAResource): the pod's
+  // cpuset ("" when it got none) and what it takes on each NUMA node (empty without a NUMA policy).
+  std::string cpuset;
+  std::vector<api::extension::NUMANodeResource> numa_resources;
 };
 
 struct NodeUsage {
@@ -64,6 +71,10 @@ struct NodeUsage {
   framework::Resource reserved;   // by node.koordinator.sh/reservation (zero when none/invalid)
   std::string reservation_error;  // why the annotation was ignored, when it was
   int64_t pod_count = 0;
+  // How the node's CPUs are divided at the end (cpu_summary.hpp): only when NodeNUMAResource is
+  // enabled and the input has a NodeResourceTopology for the node; `invalid` set when that topology
+  // cannot be used (the reason cpuset pods read).
+  std::optional<plugins::node_numa_resource::CPUSummary> cpus;
 };
 
 // One Reservation of the input and what the run did with it.

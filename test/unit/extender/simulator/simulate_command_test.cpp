@@ -76,8 +76,17 @@ TEST(SimulateCommandTest, StructuredOutputsCarryTheSameResult) {
   EXPECT_EQ(summary["boundPods"], 1);
   EXPECT_GT(summary["unschedulable"].get<int>(), 0);
   bool found_reservation = false;
+  bool found_cpuset = false;
   for (const auto& pod : (*json)["pods"]) {
     ASSERT_TRUE(pod.contains("pod"));
+    if (pod["pod"] == "shop/db") {
+      // The example's LSR pod gets 4 CPUs on node-a (the node reserves 0-1).
+      EXPECT_EQ(pod["node"], "node-a");
+      EXPECT_EQ(pod["cpuset"], "4-7");
+      found_cpuset = true;
+    } else {
+      EXPECT_FALSE(pod.contains("cpuset")) << pod["pod"];
+    }
     if (pod["scheduled"] == false) {
       EXPECT_TRUE(pod["node"].is_null());
       EXPECT_EQ(pod["message"].get<std::string>().rfind("0/4 nodes are available: ", 0), 0u);
@@ -87,10 +96,16 @@ TEST(SimulateCommandTest, StructuredOutputsCarryTheSameResult) {
     if (node["name"] == "node-a") {
       EXPECT_EQ(node["resources"]["cpu"]["reserved"], "2");
       EXPECT_EQ(node["resources"]["cpu"]["allocatable"], "8");
+      EXPECT_EQ(node["cpus"]["reserved"]["cpuset"], "0-1");
+      EXPECT_EQ(node["cpus"]["exclusive"]["pods"][0]["pod"], "shop/db");
+      EXPECT_EQ(node["cpus"]["free"]["count"], 2);
       found_reservation = true;
+    } else {
+      EXPECT_FALSE(node.contains("cpus")) << node["name"];  // no NodeResourceTopology
     }
   }
   EXPECT_TRUE(found_reservation);
+  EXPECT_TRUE(found_cpuset);
 }
 
 TEST(SimulateCommandTest, Errors) {
