@@ -9,6 +9,10 @@
 #   - a BE pod asking for batch-cpu and batch-memory gets its limits written by koord-agent into
 #     the cgroups the kubelet and containerd made, and the kernel holds its busy process to them;
 #     CPU suppress's BE cpuset (shown by /debug/qos) is what the kernel has for BE;
+#   - an LSR koord-prod pod asking for 1 CPU gets a one-CPU cpuset from koord-extender (the
+#     resource-status annotation); koord-agent writes it into the container's cpuset.cpus, the
+#     kernel lets its process run only there (Cpus_allowed_list), and the LS shared pool
+#     (cpu-shared-pools) leaves it out: an LS pod's container has cpuset.cpus = the shared pool;
 #   - a Reservation is placed on the node by koord-extender's loop and its owner, a real pod, is
 #     bound into it;
 #   - helm upgrade with a changed value rolls koord-scheduler;
@@ -246,6 +250,113 @@ else
   fail "the BE pod did not become Ready"
 fi
 kubectl delete pod hello be-spin --wait=false >/dev/null 2>&1
+
+# --- an LSR pod's cpuset: chosen by koord-extender, written by koord-agent, held by the kernel ----
+# A koord-prod LSR pod asking for one whole CPU (cpusPerCore is 1 here) gets a cpuset from
+# NodeNUMAResource at bind (the resource-status annotation); koord-agent writes it into the
+# container's cpuset.cpus and takes it out of the LS shared pool (the NodeResourceTopology's
+# cpu-shared-pools), which is where an LS pod runs. The chart's pods request 400m of the node's
+# 2 CPUs, so 1 CPU fits.
+cpus_norm() { # cpus_norm "0-2,5": the CPUs as a sorted comma list ("0,1,2,5")
+  py 'import sys
+s = set()
+for part in filter(None, sys.argv[1].strip().split(",")):
+    a, _, b = part.partition("-")
+    s.update(range(int(a), int(b or a) + 1))
+print(",".join(map(str, sorted(s))))' "$1"
+}
+if [ "$(stat -fc %T /sys/fs/cgroup)" = cgroup2fs ]; then cpuset_root=/sys/fs/cgroup/kubepods; else
+  cpuset_root=/sys/fs/cgroup/cpuset/kubepods; fi
+container_id() { local c; c="$(kubectl get pod "$1" -o jsonpath='{.status.containerStatuses[0].containerID}')"; echo "${c#containerd://}"; }
+container_cpus() { # container_cpus POD: the kernel's cpuset.cpus of the pod's container (any QoS folder)
+  local uid cid d
+  uid="$(kubectl get pod "$1" -o jsonpath='{.metadata.uid}')"; cid="$(container_id "$1")"
+  d="$(find "$cpuset_root" -maxdepth 3 -type d -path "*/pod$uid/$cid" 2>/dev/null | head -1)"
+  [ -n "$uid" ] && [ -n "$cid" ] && [ -n "$d" ] && cpus_norm "$(cat "$d/cpuset.cpus")"
+}
+shared_pool() { # the CPUs of the NodeResourceTopology's cpu-shared-pools
+  local a
+  a="$(kubectl get noderesourcetopologies.topology.node.k8s.io "$NODE_NAME" \
+    -o jsonpath='{.metadata.annotations.node\.koordinator\.sh/cpu-shared-pools}')"
+  cpus_norm "$(echo "${a:-[]}" | py 'import json,sys
+print(",".join(p["cpuset"] for p in json.load(sys.stdin) or []))')"
+}
+pool_before="$(shared_pool)"
+kubectl apply -f - >/dev/null <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: lsr-spin
+  namespace: default
+  labels: {koordinator.sh/qosClass: LSR, koordinator.sh/priority-class: koord-prod}
+spec:
+  schedulerName: koord-scheduler
+  priorityClassName: koord-prod
+  nodeSelector: {kubernetes.io/hostname: $NODE_NAME}
+  containers:
+    - name: spin
+      image: koord.local/spin:1.0
+      resources: {requests: {cpu: "1", memory: 16Mi}, limits: {cpu: "1", memory: 16Mi}}
+EOF
+if kubectl wait --for=condition=Ready pod/lsr-spin --timeout=90s >/dev/null; then
+  status="$(kubectl get pod lsr-spin -o jsonpath='{.metadata.annotations.scheduling\.koordinator\.sh/resource-status}')"
+  lsr_cpus="$(cpus_norm "$(echo "${status:-{\}}" | py 'import json,sys; print(json.load(sys.stdin).get("cpuset",""))')")"
+  by="$(kubectl get events -n default --field-selector involvedObject.name=lsr-spin,reason=Scheduled \
+    -o jsonpath='{.items[0].reportingComponent}{.items[0].source.component}')"
+  if [[ "$lsr_cpus" =~ ^[0-9]+$ ]] && [[ "$by" == *koord-scheduler* ]]; then
+    pass "koord-scheduler placed the LSR pod and koord-extender gave it CPU $lsr_cpus (resource-status $status)"
+  else
+    fail "the LSR pod: resource-status '$status' (want a cpuset of one CPU), Scheduled by '$by'"
+  fi
+  lsr_pinned() { [ -n "$lsr_cpus" ] && [ "$(container_cpus lsr-spin)" = "$lsr_cpus" ]; }
+  if wait_for 60 "the LSR container's cpuset" lsr_pinned; then
+    pass "koord-agent wrote cpuset.cpus=$lsr_cpus into the LSR pod's container cgroup"
+  else
+    fail "the LSR pod's container cgroup has cpuset.cpus '$(container_cpus lsr-spin)', want '$lsr_cpus' (resource-status)"
+  fi
+  lsr_pid="$(ctr_ tasks ls | awk -v id="$(container_id lsr-spin)" '$1==id{print $2}')"
+  allowed="$(awk '/^Cpus_allowed_list:/{print $2}' "/proc/${lsr_pid:-0}/status" 2>/dev/null)"
+  [ -n "$allowed" ] && [ "$(cpus_norm "$allowed")" = "$lsr_cpus" ] &&
+    pass "the kernel lets the LSR pod's process ($lsr_pid) run only on CPU $allowed (Cpus_allowed_list)" ||
+    fail "the LSR pod's process '$lsr_pid' has Cpus_allowed_list '$allowed', want '$lsr_cpus'"
+  pool_excludes() { local p; p="$(shared_pool)"; [ -n "$p" ] && [ -n "$lsr_cpus" ] && [[ ",$p," != *",$lsr_cpus,"* ]]; }
+  if wait_for 60 "the shared pool without CPU $lsr_cpus" pool_excludes; then
+    pass "the NodeResourceTopology's cpu-shared-pools ($(shared_pool); $pool_before before the LSR pod) leaves out the LSR pod's CPU $lsr_cpus"
+  else
+    fail "cpu-shared-pools is '$(shared_pool)', want it without the LSR pod's CPU $lsr_cpus"
+  fi
+  kubectl apply -f - >/dev/null <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: ls-spin
+  namespace: default
+  labels: {koordinator.sh/qosClass: LS}
+spec:
+  schedulerName: koord-scheduler
+  nodeSelector: {kubernetes.io/hostname: $NODE_NAME}
+  containers:
+    - name: spin
+      image: koord.local/spin:1.0
+      resources: {requests: {cpu: 10m, memory: 16Mi}, limits: {cpu: 50m, memory: 16Mi}}
+EOF
+  if kubectl wait --for=condition=Ready pod/ls-spin --timeout=90s >/dev/null; then
+    ls_in_pool() { local p; p="$(shared_pool)"; [ -n "$p" ] && [ "$(container_cpus ls-spin)" = "$p" ]; }
+    if wait_for 60 "the LS container's cpuset" ls_in_pool; then
+      pass "the LS pod's container has cpuset.cpus=$(container_cpus ls-spin), the shared pool, without CPU $lsr_cpus"
+    else
+      fail "the LS pod's container has cpuset.cpus '$(container_cpus ls-spin)', the shared pool is '$(shared_pool)'"
+    fi
+  else
+    kubectl describe pod ls-spin | tail -n 15
+    fail "the LS pod did not become Ready"
+  fi
+else
+  kubectl describe node "$NODE_NAME" | sed -n '/Allocated resources/,/Events/p'
+  kubectl describe pod lsr-spin | tail -n 15
+  fail "the LSR pod (cpu 1, koord-prod) did not become Ready"
+fi
+kubectl delete pod lsr-spin ls-spin --wait=false >/dev/null 2>&1
 
 # --- a Reservation placed by koord-extender's loop, and its owner bound into it --------------------
 kubectl apply -f - >/dev/null <<EOF
