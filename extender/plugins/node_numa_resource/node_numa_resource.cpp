@@ -26,11 +26,13 @@ struct Taken final : framework::StateData {
   api::extension::ResourceStatus status;
 };
 
-std::string stateKey() {
-  return std::string(kName) + "/state";
+const std::string& stateKey() {
+  static const std::string key = std::string(kName) + "/state";
+  return key;
 }
-std::string takenKey() {
-  return std::string(kName) + "/taken";
+const std::string& takenKey() {
+  static const std::string key = std::string(kName) + "/taken";
+  return key;
 }
 
 // A Result's failure as a filter status: policy and input problems do not go away by evicting
@@ -98,6 +100,12 @@ std::shared_ptr<const NodeTopology> TopologyCache::get(
   std::unique_lock lock(mu_);
   entries_[node.name()] = Entry{node.nodePtr(), nrt, topology};
   return topology;
+}
+
+std::shared_ptr<const NodeTopology> TopologyCache::last(const NodeInfo& node) const {
+  std::shared_lock lock(mu_);
+  auto it = entries_.find(node.name());
+  return it != entries_.end() && it->second.node == node.nodePtr() ? it->second.topology : nullptr;
 }
 
 NodeNUMAResourcePlugin::NodeNUMAResourcePlugin(const framework::Handle& handle,
@@ -245,7 +253,9 @@ int64_t NodeNUMAResourcePlugin::score(const framework::CycleState& state, const 
   const PreState* st = state.read<PreState>(stateKey());
   if (st == nullptr || st->request.skip)
     return 0;
-  auto topology = topologyOf(node);
+  auto topology = topologies_.last(node);
+  if (topology == nullptr)
+    topology = topologyOf(node);
   auto p = plan(st->request, *topology);
   if (!p.ok())
     return 0;

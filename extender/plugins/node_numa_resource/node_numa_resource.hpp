@@ -72,6 +72,11 @@ class TopologyCache {
       const framework::NodeInfo& node,
       const std::shared_ptr<const api::topology::NodeResourceTopology>& nrt) const;
 
+  // The topology last built for `node`'s Node object, whatever its NRT is now; nullptr when none
+  // was built for it. What score() reads: filter() ran on the node a moment before and refreshed
+  // it.
+  [[nodiscard]] std::shared_ptr<const NodeTopology> last(const framework::NodeInfo& node) const;
+
  private:
   struct Entry {
     std::shared_ptr<const api::core::Node> node;
