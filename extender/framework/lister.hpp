@@ -7,6 +7,7 @@
 // Thread safety: get() and list() may be called concurrently; the objects are immutable.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -22,6 +23,10 @@ class Lister {
   [[nodiscard]] virtual std::shared_ptr<const T> get(const std::string& key) const = 0;
   // Every object, in no particular order.
   [[nodiscard]] virtual std::vector<std::shared_ptr<const T>> list() const = 0;
+  // A count that moves whenever an object is added, replaced or removed, so that a plugin keeping
+  // a summary over list() scans again only when it has moved (read it before list()). A lister
+  // whose objects never change keeps 0.
+  [[nodiscard]] virtual uint64_t changes() const { return 0; }
 };
 
 // A fixed set of objects (the simulator's input, tests). The key of an object is

@@ -20,6 +20,7 @@ class InformerLister final : public framework::Lister<T> {
   [[nodiscard]] std::vector<std::shared_ptr<const T>> list() const override {
     return informer_->store().list();
   }
+  [[nodiscard]] uint64_t changes() const override { return informer_->store().changes(); }
 
  private:
   std::shared_ptr<k8s::Informer<T>> informer_;

@@ -25,7 +25,10 @@ std::vector<BuiltinPlugin> builtinPluginList() {
       {node_numa_resource::kName,
        node_numa_resource::create,
        {framework::KindOf<api::topology::NodeResourceTopology>::kName},
-       [](framework::ClusterState& c) { node_numa_resource::CPUAllocationSource::install(c); }},
+       [](framework::ClusterState& c) {
+         node_numa_resource::CPUAllocationSource::install(c);
+         node_numa_resource::NodeLabelPolicies::install(c);
+       }},
       {device_resources::kName, device_resources::create},
       {reservation::kName,
        reservation::create,

@@ -112,7 +112,8 @@ NodeNUMAResourcePlugin::NodeNUMAResourcePlugin(const framework::Handle& handle,
                                                NodeNUMAResourceArgs args)
     : handle_(handle),
       args_(std::move(args)),
-      allocations_(handle.cluster().nodeData<CPUAllocationSource>()) {
+      allocations_(handle.cluster().nodeData<CPUAllocationSource>()),
+      label_policies_(handle.cluster().nodeData<NodeLabelPolicies>()) {
   numa_scoring_.most_allocated = args_.numa_scoring.most_allocated;
   numa_scoring_.weights = {args_.numa_scoring.weights.begin(), args_.numa_scoring.weights.end()};
 }
@@ -213,6 +214,13 @@ PluginStatus NodeNUMAResourcePlugin::preFilter(framework::CycleState& state,
   auto request = podCPURequest(pod, args_.default_bind_policy);
   if (!request.ok())
     return PluginStatus::unresolvable(request.status().message());
+  // A pod that asks for nothing is only concerned by nodes with a policy of their own.
+  if (!request->skip && !request->request_cpu_bind &&
+      request->numa_policy == NUMATopologyPolicy::kNone && label_policies_ != nullptr &&
+      label_policies_->nodesWithAPolicy() == 0 &&
+      !nrt_policies_.anySetsAPolicy(
+          handle_.objects().lister<api::topology::NodeResourceTopology>()))
+    request->skip = true;
   const bool skip = request->skip;
   auto st = std::make_unique<PreState>();
   st->request = *request;

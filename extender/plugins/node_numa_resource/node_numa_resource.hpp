@@ -4,9 +4,10 @@
 //
 // - preFilter: reads the pod once (pod_cpu_request.hpp): LSE/LSR pods of the koord-prod band with
 //   a whole-CPU request get a cpuset with their bind and exclusive policies; the
-//   numa-topology-spec gives a NUMA policy. Skipped for a pod that needs neither and whose
-//   requests are all zero. A malformed annotation, or a fractional cpu request that needs a
-//   cpuset, fails every node (unresolvable) with the reason.
+//   numa-topology-spec gives a NUMA policy. Skipped for a pod that needs neither when its requests
+//   are all zero, or while no node has a bind or NUMA policy of its own (node_policies.hpp). A
+//   malformed annotation, or a fractional cpu request that needs a cpuset, fails every node
+//   (unresolvable) with the reason.
 // - filter, per node (node_topology.hpp for what a node offers): the NUMA policies of node and pod
 //   must agree ("node(s) NUMA Topology policy not match"); a node whose bind policy is
 //   FullPCPUsOnly or SpreadByPCPUs gives every integer-CPU pod a cpuset; a pod that gets one
@@ -43,6 +44,7 @@
 #include "extender/framework/plugin.hpp"
 #include "extender/plugins/node_numa_resource/cpu_allocations.hpp"
 #include "extender/plugins/node_numa_resource/node_cpu_view.hpp"
+#include "extender/plugins/node_numa_resource/node_policies.hpp"
 #include "extender/plugins/node_numa_resource/node_topology.hpp"
 #include "extender/plugins/node_numa_resource/numa_args.hpp"
 #include "extender/plugins/node_numa_resource/pod_cpu_request.hpp"
@@ -142,7 +144,9 @@ class NodeNUMAResourcePlugin final : public framework::PreFilterPlugin,
   const framework::Handle& handle_;
   NodeNUMAResourceArgs args_;
   NUMAScoring numa_scoring_;
-  const CPUAllocationSource* allocations_;  // nullptr: no pod holds anything
+  const CPUAllocationSource* allocations_;   // nullptr: no pod holds anything
+  const NodeLabelPolicies* label_policies_;  // nullptr: unknown, so pods are never skipped whole
+  NRTPolicies nrt_policies_;
   TopologyCache topologies_;
   std::mutex reserve_mu_;
 };

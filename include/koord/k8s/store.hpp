@@ -8,6 +8,8 @@
 // never mutated by the store; objects handed out must not be mutated by anyone.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -79,6 +81,7 @@ class Store {
     }
     ObjectPtr old = std::move(it->second);
     items_.erase(it);
+    changes_.fetch_add(1, std::memory_order_acq_rel);
     return old;
   }
 
@@ -121,6 +124,7 @@ class Store {
       }
     }
     resource_version_ = std::move(resource_version);
+    changes_.fetch_add(1, std::memory_order_acq_rel);
     return result;
   }
 
@@ -187,6 +191,10 @@ class Store {
     return out;
   }
 
+  // A count that moves with every add, update, removal and replace (never with a read): a reader
+  // that keeps a summary over list() scans again only when it has moved.
+  [[nodiscard]] uint64_t changes() const { return changes_.load(std::memory_order_acquire); }
+
   // The resourceVersion passed to the last replace() ("" before the first).
   [[nodiscard]] std::string resourceVersion() const {
     std::shared_lock lock(mu_);
@@ -223,6 +231,7 @@ class Store {
       addToIndex(index, &*it, *obj);
     }
     it->second = std::move(obj);
+    changes_.fetch_add(1, std::memory_order_acq_rel);
     return old;
   }
 
@@ -249,6 +258,7 @@ class Store {
   std::map<std::string, ObjectPtr> items_;
   std::map<std::string, Index> indexes_;
   std::string resource_version_;
+  std::atomic<uint64_t> changes_{0};
 };
 
 }  // namespace koord::k8s

@@ -49,7 +49,8 @@ TEST_F(NodeNUMAResourceTest, SpreadByPCPUsTakesOneThreadPerCoreFirst) {
 }
 
 TEST_F(NodeNUMAResourceTest, PodsWithoutACPUSetAreLeftAlone) {
-  EXPECT_TRUE(cluster_.filter(lsPod("ls", "2"), "n1").isSuccess());
+  EXPECT_TRUE(cluster_.filter(lsPod("ls", "2"), "n1").isSkip())
+      << "no node has a policy of its own: nothing to check for an LS pod";
   EXPECT_EQ(cluster_.bind(lsPod("ls", "2"), "n1"), "") << "an LS pod gets no resource-status";
   auto batch = lsrPod("lsr-batch", "2");
   batch->metadata.labels["koordinator.sh/priority-class"] = "koord-batch";
@@ -71,7 +72,23 @@ TEST_F(NodeNUMAResourceTest, NodeWithoutTopologyRefusesCPUSetPodsOnly) {
   EXPECT_EQ(status.message(),
             "node(s) invalid CPU Topology: the node has no NodeResourceTopology (koord-agent "
             "reports it)");
-  EXPECT_TRUE(cluster_.filter(lsPod("ls", "2"), "bare").isSuccess());
+  EXPECT_FALSE(cluster_.filter(lsPod("ls", "2"), "bare").isRejected());
+}
+
+TEST_F(NodeNUMAResourceTest, PodsWithoutACPUSetAreCheckedOnceANodeHasAPolicy) {
+  EXPECT_TRUE(cluster_.filter(lsPod("ls", "500m"), "n1").isSkip());
+  auto nrt = makeNRT("n1");
+  nrt->metadata.annotations[std::string(api::kAnnotationKubeletCPUManagerPolicy)] =
+      R"({"policy":"static","options":{"full-pcpus-only":"true"}})";
+  cluster_.setNRT(nrt);
+  EXPECT_EQ(cluster_.filter(lsPod("ls", "500m"), "n1").message(),
+            "the requested CPUs must be integer")
+      << "the kubelet's static full-pcpus-only policy, read from the NRT, binds every pod";
+  cluster_.setNRT(makeNRT("n1"));
+  EXPECT_TRUE(cluster_.filter(lsPod("ls", "500m"), "n1").isSkip()) << "the NRT changed back";
+  cluster_.addNode("restricted", {}, {{"node.koordinator.sh/numa-topology-policy", "Restricted"}});
+  EXPECT_TRUE(cluster_.filter(lsPod("ls", "500m"), "n1").isSuccess())
+      << "a node label with a policy: every pod is checked again";
 }
 
 TEST_F(NodeNUMAResourceTest, RequiredFullPCPUsNeedsWholeCores) {

@@ -99,6 +99,11 @@ class NRTLister final : public framework::Lister<api::topology::NodeResourceTopo
   void set(std::shared_ptr<const api::topology::NodeResourceTopology> nrt) {
     std::lock_guard lock(mu_);
     by_name_[nrt->metadata.name] = std::move(nrt);
+    ++changes_;
+  }
+  uint64_t changes() const override {
+    std::lock_guard lock(mu_);
+    return changes_;
   }
   std::shared_ptr<const api::topology::NodeResourceTopology> get(
       const std::string& key) const override {
@@ -117,6 +122,7 @@ class NRTLister final : public framework::Lister<api::topology::NodeResourceTopo
  private:
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<const api::topology::NodeResourceTopology>> by_name_;
+  uint64_t changes_ = 0;
 };
 
 // A cluster with the plugin: nodes, their NRTs and pods go in; the plugin runs on it.
@@ -156,6 +162,8 @@ class NUMACluster {
     EXPECT_TRUE(state_.upsertPod(std::move(pod)).isOk());
   }
 
+  // preFilter then filter: preFilter's status when it is not a success (kSkip: the plugin has
+  // nothing to say about the pod anywhere).
   framework::PluginStatus filter(const std::shared_ptr<api::core::Pod>& pod,
                                  const std::string& node) {
     framework::CycleState cycle;
@@ -211,6 +219,8 @@ class NUMACluster {
   framework::ClusterState state_{clock_, std::chrono::seconds(30), &allocations_};
   plugins::node_numa_resource::CPUAllocationSource& source_ =
       plugins::node_numa_resource::CPUAllocationSource::install(state_);
+  plugins::node_numa_resource::NodeLabelPolicies& label_policies_ =
+      plugins::node_numa_resource::NodeLabelPolicies::install(state_);
   std::shared_ptr<NRTLister> lister_ = std::make_shared<NRTLister>();
   framework::ObjectStore objects_;
   framework::BasicHandle handle_{state_, clock_, log::Logger{}, &objects_, &allocations_};
