@@ -91,18 +91,7 @@ kubectl wait --for=condition=Ready node -l koord.test/cpu-e2e=true --timeout=60s
 
 # koord-extender starts after the NodeResourceTopologies exist, so its first sync has them (kube-
 # scheduler does not watch them: a pod refused for a topology not yet seen would wait minutes).
-cat > "$work/extender-config.yaml" <<YAML
-apiVersion: config.koordinator.sh/v1alpha1
-kind: KoordExtenderConfiguration
-clientConnection:
-  kubeconfig: $KUBECONFIG
-  qps: 200
-  burst: 400
-server:
-  address: "127.0.0.1:$port"
-leaderElection:
-  leaderElect: false
-YAML
+write_extender_config
 if start_extender; then pass "koord-extender ready"; else fail "koord-extender did not become ready"; exit 1; fi
 start_scheduler
 pass "kube-scheduler started with deploy/scheduler-config/scheduler-config.yaml"

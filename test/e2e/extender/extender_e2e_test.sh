@@ -63,18 +63,7 @@ done
 kubectl wait --for=condition=Ready node -l koord.test/e2e=true --timeout=60s >/dev/null && pass "three fake nodes Ready"
 
 # koord-extender with the cluster's kubeconfig, and kube-scheduler with the shipped configuration.
-cat > "$work/extender-config.yaml" <<YAML
-apiVersion: config.koordinator.sh/v1alpha1
-kind: KoordExtenderConfiguration
-clientConnection:
-  kubeconfig: $KUBECONFIG
-  qps: 200
-  burst: 400
-server:
-  address: "127.0.0.1:$port"
-leaderElection:
-  leaderElect: false
-YAML
+write_extender_config
 start_extender && pass "koord-extender ready" || { fail "koord-extender did not become ready"; exit 1; }
 # The chart's exec probes: `koord-extender probe` answers 0 for a ready extender, 1 for a port where
 # none listens.

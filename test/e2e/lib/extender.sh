@@ -16,6 +16,23 @@ stop_extender() {
   if [ -n "$extender_pid" ]; then kill -9 "$extender_pid" 2>/dev/null || true; wait "$extender_pid" 2>/dev/null || true; fi
   extender_pid=""
 }
+# Writes $work/extender-config.yaml: the cluster's kubeconfig, our port, leader election off, the
+# default plugins; any arguments are appended as more YAML lines.
+write_extender_config() {
+  { cat <<YAML
+apiVersion: config.koordinator.sh/v1alpha1
+kind: KoordExtenderConfiguration
+clientConnection:
+  kubeconfig: $KUBECONFIG
+  qps: 200
+  burst: 400
+server:
+  address: "127.0.0.1:$port"
+leaderElection:
+  leaderElect: false
+YAML
+    for line in "$@"; do echo "$line"; done; } > "$work/extender-config.yaml"
+}
 # Starts koord-extender with $work/extender-config.yaml and waits up to 30 s for /readyz.
 start_extender() {
   "$extender_bin" --config "$work/extender-config.yaml" >>"$work/extender.log" 2>&1 &
