@@ -94,7 +94,7 @@ struct KoordExtenderConfiguration {
 };
 
 // Every built-in plugin in the registry's order (plugins::defaultPluginNames(): NodeReservation,
-// PriorityQoS, BatchResources, NodeNUMAResource, DeviceResources, Reservation), weight 1, default
+// PriorityQoS, BatchResources, DeviceResources, Reservation, NodeNUMAResource), weight 1, default
 // args.
 [[nodiscard]] std::vector<PluginConfiguration> defaultPlugins();
 

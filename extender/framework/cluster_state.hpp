@@ -45,6 +45,9 @@ class ClusterState final : public ClusterView {
                         AllocationCache* allocations = nullptr);
   ~ClusterState() override;
 
+  // The allocation cache given at construction; nullptr when none.
+  [[nodiscard]] AllocationCache* allocations() const { return allocations_; }
+
   // Adds or replaces a node (its pods stay).
   void upsertNode(std::shared_ptr<const api::core::Node> node);
   // Removes a node; pods bound to it are kept (they reappear with the node, as informers may

@@ -22,6 +22,12 @@ std::vector<BuiltinPlugin> builtinPluginList() {
        [](framework::ClusterState& c) { node_reservation::AnnotatedNodes::install(c); }},
       {priority_qos::kName, priority_qos::create},
       {batch_resources::kName, batch_resources::create},
+      {device_resources::kName, device_resources::create},
+      {reservation::kName,
+       reservation::create,
+       {},
+       [](framework::ClusterState& c) { common::ReservationState::install(c); }},
+      // After Reservation: its reserve() nominates the reservation whose CPUs an owner takes.
       {node_numa_resource::kName,
        node_numa_resource::create,
        {framework::KindOf<api::topology::NodeResourceTopology>::kName},
@@ -29,11 +35,6 @@ std::vector<BuiltinPlugin> builtinPluginList() {
          node_numa_resource::CPUAllocationSource::install(c);
          node_numa_resource::NodeLabelPolicies::install(c);
        }},
-      {device_resources::kName, device_resources::create},
-      {reservation::kName,
-       reservation::create,
-       {},
-       [](framework::ClusterState& c) { common::ReservationState::install(c); }},
   };
 }
 

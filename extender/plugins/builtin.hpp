@@ -32,7 +32,7 @@ struct BuiltinPlugin {
   void (*node_data)(framework::ClusterState& cluster) = nullptr;
 };
 
-// NodeReservation, PriorityQoS, BatchResources, NodeNUMAResource, DeviceResources, Reservation: the
+// NodeReservation, PriorityQoS, BatchResources, DeviceResources, Reservation, NodeNUMAResource: the
 // default order.
 [[nodiscard]] std::vector<BuiltinPlugin> builtinPluginList();
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "extender/plugins/common/reservation_info.hpp"
+#include "extender/reservation/allocation.hpp"
 #include "extender/reservation/placement.hpp"
 #include "koord/k8s/resource.hpp"
 
@@ -38,7 +39,7 @@ std::string_view conditionMessage(const sched::ReservationStatus& status, std::s
 }  // namespace
 
 ReservationController::ReservationController(k8s::Client& client, framework::ClusterState& cluster,
-                                             const framework::Runtime& placement,
+                                             framework::Runtime& placement,
                                              k8s::EventRecorder* events, k8s::WallClock wall,
                                              ControllerOptions options)
     : client_(client),
@@ -112,7 +113,44 @@ void ReservationController::placePending(const std::shared_ptr<const sched::Rese
     return;
   }
   unplaced_.erase(r->metadata.name);
-  if (writeStatus(*r, availableStatus(*r, placed->node, placed->allocatable, now), report)) {
+  // What the plugins take for it there (a cpuset), written onto the Reservation before it
+  // becomes Available, so that it holds those from the moment it holds capacity.
+  auto annotations = allocateFor(*r, cluster_, placement_, placed->node);
+  framework::AllocationCache* in_flight = cluster_.allocations();
+  auto release = [&] {
+    if (in_flight != nullptr)
+      in_flight->confirm(r->metadata.uid);
+  };
+  if (!annotations.ok()) {
+    release();
+    options_.logger.warn(
+        "failed to allocate for reservation",
+        {{"reservation", r->metadata.name}, {"error", annotations.status().message()}});
+    return;
+  }
+  std::shared_ptr<const sched::Reservation> current = r;
+  if (!annotations->empty()) {
+    api::Json patch = {{"metadata", {{"annotations", api::Json::object()}}}};
+    for (const auto& [key, value] : *annotations)
+      patch["metadata"]["annotations"][key] = value;
+    auto written = client_.patch(k8s::kReservations, "", r->metadata.name, k8s::PatchType::kMerge,
+                                 patch.dump(), {});
+    auto decoded = std::make_shared<sched::Reservation>();
+    if (!written.ok() || !sched::fromJson(*written, *decoded, "").isOk()) {
+      release();
+      ++report.failed_writes;
+      options_.logger.warn(
+          "failed to write the reservation's allocation",
+          {{"reservation", r->metadata.name},
+           {"error", written.ok() ? "undecodable reply" : written.status().message()}});
+      return;
+    }
+    current = std::move(decoded);
+  }
+  const bool available = writeStatus(
+      *current, availableStatus(*current, placed->node, placed->allocatable, now), report);
+  release();
+  if (available) {
     ++report.placed;
     event(*r, k8s::EventType::kNormal, "Scheduled",
           "Successfully assigned reservation " + r->metadata.name + " to " + placed->node);

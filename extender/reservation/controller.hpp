@@ -58,7 +58,7 @@ class ReservationController {
   // Every reference must outlive the controller. `events` may be nullptr (no events). `wall` is
   // the time compared with creationTimestamp, expires and condition times.
   ReservationController(k8s::Client& client, framework::ClusterState& cluster,
-                        const framework::Runtime& placement, k8s::EventRecorder* events,
+                        framework::Runtime& placement, k8s::EventRecorder* events,
                         k8s::WallClock wall, ControllerOptions options);
 
   SyncReport syncAll();
@@ -76,7 +76,7 @@ class ReservationController {
   k8s::Client& client_;
   framework::ClusterState& cluster_;
   plugins::common::ReservationState& reservations_;  // the cluster's Reservation helper
-  const framework::Runtime& placement_;
+  framework::Runtime& placement_;
   k8s::EventRecorder* events_;
   k8s::WallClock wall_;
   ControllerOptions options_;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "koord/api/core/pod_helpers.hpp"
+#include "koord/api/extension/numa_aware.hpp"
 #include "koord/api/extension/reservation.hpp"
 #include "koord/api/well_known.hpp"
 
@@ -104,6 +105,19 @@ Result<std::shared_ptr<const ReservationInfo>> ReservationInfo::create(
     info->restricted = std::move(options->resources);
   }
   info->order = orderOf(r);
+  if (auto status = r.metadata.annotations.find(std::string(api::kAnnotationResourceStatus));
+      status != r.metadata.annotations.end()) {
+    auto parsed = api::extension::parseResourceStatus(status->second);
+    if (!parsed.ok())
+      return Status::invalidArgument(prefix + parsed.status().message());
+    if (!parsed->cpuset.empty()) {
+      auto cpus = cpuset::CpuSet::parse(parsed->cpuset);
+      if (!cpus.ok())
+        return Status::invalidArgument(prefix + std::string(api::kAnnotationResourceStatus) +
+                                       " cpuset: " + cpus.status().message());
+      info->cpus = std::move(*cpus);
+    }
+  }
   std::vector<std::vector<std::pair<std::string, std::string>>> label_sets;
   bool simple = !r.spec.owners.empty();
   for (const auto& owner : r.spec.owners) {

@@ -22,6 +22,7 @@
 #include "koord/api/core/pod.hpp"
 #include "koord/api/scheduling/reservation.hpp"
 #include "koord/common/result.hpp"
+#include "koord/cpuset/cpu_set.hpp"
 
 namespace koord::extender::plugins::common {
 
@@ -47,6 +48,10 @@ struct ReservationInfo {
   // resource of `allocatable`.
   std::vector<std::string> restricted;
   int64_t order = 0;  // label scheduling.koordinator.sh/reservation-order; 0 when absent/invalid
+  // The CPUs it holds for its owners: the cpuset of its scheduling.koordinator.sh/resource-status
+  // annotation, written when it was placed (a template that gets a cpuset: LSE/LSR, koord-prod).
+  // Empty when it holds no particular CPUs.
+  cpuset::CpuSet cpus;
   // When every owner is a labelSelector of matchLabels only (the common shape), those label sets:
   // a pod owns the reservation iff its labels include one of them. Lets a matcher reject the
   // many pods that own nothing without touching the Reservation object. Unset otherwise (and for

@@ -64,6 +64,18 @@ Status ReservationState::upsert(std::shared_ptr<const api::scheduling::Reservati
   return info.ok() ? Status::ok() : info.status();
 }
 
+std::vector<std::shared_ptr<const ReservationInfo>> ReservationState::holdingOn(
+    std::string_view node) const {
+  std::shared_lock lock(mu_);
+  std::vector<std::shared_ptr<const ReservationInfo>> out;
+  auto it = by_node_.find(node);
+  if (it == by_node_.end())
+    return out;
+  for (const auto& [name, info] : it->second)
+    out.push_back(info);
+  return out;
+}
+
 void ReservationState::remove(const std::string& name) {
   std::vector<std::string> touched;
   {

@@ -66,6 +66,11 @@ class ReservationState final : public framework::TypedNodeDataSource<HeldReserva
   // the ClusterState this helper belongs to).
   [[nodiscard]] const std::vector<std::shared_ptr<const ReservationInfo>>& on(
       const framework::NodeInfo& node) const;
+  // The reservations holding capacity on the node named `node`, by name, from the helper's own
+  // records rather than a NodeInfo: what another node data source reads while its NodeInfo is
+  // being built (their `allocated`, `owners` and `held` are not filled in).
+  [[nodiscard]] std::vector<std::shared_ptr<const ReservationInfo>> holdingOn(
+      std::string_view node) const;
   // What they hold in total (HeldReservations::reserved); zero when none.
   [[nodiscard]] const Resource& reserved(const framework::NodeInfo& node) const;
 

@@ -59,12 +59,14 @@ Result<std::optional<PodAllocation>> podAllocationOf(const api::core::Pod& pod,
 }
 
 CPUAllocationSource& CPUAllocationSource::install(framework::ClusterState& cluster) {
-  return cluster.addNodeData(std::make_unique<CPUAllocationSource>());
+  const common::ReservationState& reservations = common::ReservationState::install(cluster);
+  return cluster.addNodeData(std::make_unique<CPUAllocationSource>(&reservations));
 }
 
 std::shared_ptr<const NodeCPUAllocations> CPUAllocationSource::make(
     const framework::NodeInfo& node) const {
   std::shared_ptr<NodeCPUAllocations> out;
+  std::map<std::string, cpuset::CpuSet> owners_cpus;  // reservation UID -> what its owners use
   for (const auto& pod : node.pods()) {
     const auto& annotations = pod->pod->metadata.annotations;
     if (annotations.find(std::string(api::kAnnotationResourceStatus)) == annotations.end())
@@ -76,8 +78,30 @@ std::shared_ptr<const NodeCPUAllocations> CPUAllocationSource::make(
       out->unreadable.push_back(pod->key + ": " + allocation.status().message());
       continue;
     }
-    if (allocation->has_value())
+    if (allocation->has_value()) {
+      if (!pod->reservation_uid.empty())
+        owners_cpus[pod->reservation_uid] =
+            owners_cpus[pod->reservation_uid].unionWith((*allocation)->cpus);
       out->add(std::move(**allocation));
+    }
+  }
+  if (reservations_ == nullptr)
+    return out;
+  for (const auto& info : reservations_->holdingOn(node.name())) {
+    if (info->cpus.empty())
+      continue;
+    auto owned = owners_cpus.find(info->uid);
+    cpuset::CpuSet held =
+        owned == owners_cpus.end() ? info->cpus : info->cpus.difference(owned->second);
+    if (held.empty())
+      continue;
+    if (out == nullptr)
+      out = std::make_shared<NodeCPUAllocations>();
+    PodAllocation reserved;
+    reserved.pod_key = "Reservation " + info->name;
+    reserved.cpus = held;
+    out->reservation_cpus[info->uid] = std::move(held);
+    out->add(std::move(reserved));
   }
   return out;
 }

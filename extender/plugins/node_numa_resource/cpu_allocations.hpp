@@ -6,6 +6,10 @@
 // pods and allocations from one snapshot. What binds in flight took is not here: the plugin adds
 // the AllocationCache's entries on top.
 //
+// The Reservations placed on the node that hold CPUs (their resource-status cpuset, from the
+// Reservation helper, common::ReservationState) hold them like pods, less the CPUs their owners on
+// the node already use: no other pod is given them, and an owner is (node_numa_resource.hpp).
+//
 // A pod whose resource-status does not parse holds nothing and is listed in `unreadable` (the
 // simulator and the logs say so); it does not make the node unusable.
 //
@@ -20,6 +24,7 @@
 #include "extender/framework/cluster_state.hpp"
 #include "extender/framework/node_data.hpp"
 #include "extender/framework/resource.hpp"
+#include "extender/plugins/common/reservation_state.hpp"
 #include "extender/plugins/node_numa_resource/cpu_accumulator.hpp"
 #include "extender/plugins/node_numa_resource/cpu_mask.hpp"
 #include "koord/api/extension/numa_aware.hpp"
@@ -42,6 +47,8 @@ struct NodeCPUAllocations {
   std::map<int, int> numa_single;                // NUMA node -> pods holding only that NUMA node
   std::map<int, int> numa_shared;                // NUMA node -> pods spanning it and others
   std::vector<std::string> unreadable;           // "namespace/name: <parse error>"
+  // Reservation UID -> the CPUs it still holds for its owners (also counted in `allocated`).
+  std::map<std::string, cpuset::CpuSet> reservation_cpus;
 
   // Adds one pod's allocation to every total.
   void add(PodAllocation allocation);
@@ -54,12 +61,18 @@ struct NodeCPUAllocations {
 
 class CPUAllocationSource final : public framework::TypedNodeDataSource<NodeCPUAllocations> {
  public:
-  // The source of `cluster`: added on first call, the same one after.
+  // The source of `cluster`: added on first call, the same one after; it installs the
+  // Reservation helper too (common::ReservationState::install), to read reservations' CPUs.
   static CPUAllocationSource& install(framework::ClusterState& cluster);
+  explicit CPUAllocationSource(const common::ReservationState* reservations)
+      : reservations_(reservations) {}
 
  protected:
   [[nodiscard]] std::shared_ptr<const NodeCPUAllocations> make(
       const framework::NodeInfo& node) const override;
+
+ private:
+  const common::ReservationState* reservations_;  // nullptr: no reservation holds CPUs
 };
 
 }  // namespace koord::extender::plugins::node_numa_resource

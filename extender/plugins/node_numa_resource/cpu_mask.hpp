@@ -30,6 +30,13 @@ class CpuMask {
       words_.resize(word + 1, 0);
     words_[word] |= uint64_t{1} << (static_cast<unsigned>(cpu) % 64);
   }
+  void reset(int cpu) {
+    if (cpu < 0)
+      return;
+    const size_t word = static_cast<size_t>(cpu) / 64;
+    if (word < words_.size())
+      words_[word] &= ~(uint64_t{1} << (static_cast<unsigned>(cpu) % 64));
+  }
   [[nodiscard]] bool test(int cpu) const {
     if (cpu < 0)
       return false;

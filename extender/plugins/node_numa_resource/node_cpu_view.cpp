@@ -26,6 +26,29 @@ NodeCPUView::NodeCPUView(const NodeTopology& topology, const NodeCPUAllocations*
   }
 }
 
+cpuset::CpuSet NodeCPUView::reservationCPUs(const std::string& uid) const {
+  const auto& held = all().reservation_cpus;
+  auto it = held.find(uid);
+  return it == held.end() ? cpuset::CpuSet() : it->second;
+}
+
+void NodeCPUView::lend(const cpuset::CpuSet& cpus) {
+  if (cpus.empty())
+    return;
+  if (!merged_)
+    merged_ =
+        std::make_unique<NodeCPUAllocations>(held_ != nullptr ? *held_ : NodeCPUAllocations{});
+  for (int cpu : cpus.cpus()) {
+    auto it = merged_->refs.find(cpu);
+    if (it == merged_->refs.end())
+      continue;
+    if (--it->second.refCount <= 0) {
+      merged_->refs.erase(it);
+      merged_->allocated.reset(cpu);
+    }
+  }
+}
+
 int NodeCPUView::freeWholeCoresIn(const CpuMask* within) const {
   const CpuMask& taken = allocated();
   int n = 0;

@@ -25,6 +25,14 @@ class NodeCPUView {
               const std::vector<framework::AllocationCache::Allocation>& in_flight);
 
   [[nodiscard]] const NodeTopology& topology() const { return topology_; }
+  // The CPUs the reservation with `uid` holds on the node (empty when none).
+  [[nodiscard]] cpuset::CpuSet reservationCPUs(const std::string& uid) const;
+  // Every reservation holding CPUs here, by UID.
+  [[nodiscard]] const std::map<std::string, cpuset::CpuSet>& reservationCPUs() const {
+    return all().reservation_cpus;
+  }
+  // Frees `cpus` in this view: what an owner of the reservation holding them sees.
+  void lend(const cpuset::CpuSet& cpus);
   // CPUs a new cpuset may use: usable - held (maxRefCount 1).
   [[nodiscard]] int freeCPUs() const { return topology_.usable.countWithout(allocated()); }
   // Physical cores all of whose CPUs are free.

@@ -4,6 +4,7 @@
 #include <map>
 #include <utility>
 
+#include "extender/plugins/common/nominated_reservation.hpp"
 #include "extender/plugins/node_numa_resource/numa_policy.hpp"
 #include "extender/plugins/node_numa_resource/numa_split.hpp"
 #include "koord/api/well_known.hpp"
@@ -41,12 +42,6 @@ PluginStatus toStatus(const Status& status) {
   if (status.code() == StatusCode::kResourceExhausted)
     return PluginStatus::unschedulable(status.message());
   return PluginStatus::unresolvable(status.message());
-}
-
-bool isReservePod(const PodInfo& pod) {
-  const auto& annotations = pod.pod->metadata.annotations;
-  auto it = annotations.find(std::string(api::kAnnotationReservePod));
-  return it != annotations.end() && it->second == "true";
 }
 
 // Every CPU of every core the set touches is in the set.
@@ -113,7 +108,8 @@ NodeNUMAResourcePlugin::NodeNUMAResourcePlugin(const framework::Handle& handle,
     : handle_(handle),
       args_(std::move(args)),
       allocations_(handle.cluster().nodeData<CPUAllocationSource>()),
-      label_policies_(handle.cluster().nodeData<NodeLabelPolicies>()) {
+      label_policies_(handle.cluster().nodeData<NodeLabelPolicies>()),
+      reservations_(handle.cluster().nodeData<common::ReservationState>()) {
   numa_scoring_.most_allocated = args_.numa_scoring.most_allocated;
   numa_scoring_.weights = {args_.numa_scoring.weights.begin(), args_.numa_scoring.weights.end()};
 }
@@ -131,6 +127,29 @@ NodeCPUView NodeNUMAResourcePlugin::viewOf(const NodeInfo& node,
   if (handle_.allocations().empty())
     return NodeCPUView(topology, held, {});
   return NodeCPUView(topology, held, handle_.allocations().onNode(kName, node.name()));
+}
+
+void NodeNUMAResourcePlugin::lendReserved(NodeCPUView& view, const PodInfo& pod,
+                                          const NodeInfo& node,
+                                          const std::string* nominated_uid) const {
+  const auto& held = view.reservationCPUs();
+  if (held.empty())
+    return;
+  if (nominated_uid != nullptr) {
+    view.lend(view.reservationCPUs(*nominated_uid));
+    return;
+  }
+  if (reservations_ == nullptr || !reservations_->mayOwn(*pod.pod))
+    return;
+  auto usable = reservations_->restorable(*pod.pod, node);
+  if (!usable.ok())
+    return;
+  cpuset::CpuSet lent;
+  for (const auto& info : *usable) {
+    if (auto it = held.find(info->uid); it != held.end())
+      lent = lent.unionWith(it->second);
+  }
+  view.lend(lent);
 }
 
 Result<NodePlan> NodeNUMAResourcePlugin::plan(const PodCPURequest& request,
@@ -243,6 +262,7 @@ PluginStatus NodeNUMAResourcePlugin::filter(const framework::CycleState& state, 
   if (!p->request.request_cpu_bind && p->numa_policy == NUMATopologyPolicy::kNone)
     return PluginStatus::success();
   NodeCPUView view = viewOf(node, *topology);
+  lendReserved(view, pod, node, nullptr);
   if (p->numa_policy == NUMATopologyPolicy::kNone)
     return fits(*p, view);
   auto placement = admit(*p, pod, view);
@@ -272,7 +292,9 @@ int64_t NodeNUMAResourcePlugin::score(const framework::CycleState& state, const 
     requested.add(pod.requests);
     return weightedScore(args_.scoring, node.allocatable(), requested);
   }
-  auto placement = admit(*p, pod, viewOf(node, *topology));
+  NodeCPUView view = viewOf(node, *topology);
+  lendReserved(view, pod, node, nullptr);
+  auto placement = admit(*p, pod, view);
   if (!placement.ok())
     return 0;
   return scoreHint(numa_scoring_.most_allocated, numa_scoring_.weights, placement->hint,
@@ -284,7 +306,7 @@ PluginStatus NodeNUMAResourcePlugin::reserve(framework::CycleState& state, const
   const PreState* st = state.read<PreState>(stateKey());
   if (st == nullptr)
     return PluginStatus::error("the NodeNUMAResource plugin's preFilter did not run");
-  if (st->request.skip || isReservePod(pod))
+  if (st->request.skip)
     return PluginStatus::success();
   std::lock_guard lock(reserve_mu_);
   auto topology = topologyOf(node);
@@ -294,6 +316,12 @@ PluginStatus NodeNUMAResourcePlugin::reserve(framework::CycleState& state, const
   if (!p->request.request_cpu_bind && p->numa_policy == NUMATopologyPolicy::kNone)
     return PluginStatus::success();
   NodeCPUView view = viewOf(node, *topology);
+  const auto* nominated =
+      state.read<common::NominatedReservation>(common::nominatedReservationKey());
+  lendReserved(view, pod, node, nominated != nullptr ? &nominated->uid : nullptr);
+  // The CPUs the nominated reservation holds for the pod are taken first (takePreferredCPUs).
+  const cpuset::CpuSet preferred =
+      nominated != nullptr ? view.reservationCPUs(nominated->uid) : cpuset::CpuSet();
   const CPUTopologyDetails& details = topology->details;
   const bool bind = p->request.request_cpu_bind;
   const auto exclusive = p->request.exclusive;
@@ -333,11 +361,24 @@ PluginStatus NodeNUMAResourcePlugin::reserve(framework::CycleState& state, const
     PluginStatus fit = fits(*p, view);
     if (!fit.isSuccess())
       return fit;
-    auto taken = takeCPUs(details, 1, view.available(), view.refs(), p->request.num_cpus,
-                          p->request.bind_policy, exclusive, p->numa_strategy);
-    if (!taken.ok())
-      return toStatus(taken.status());
-    cpus = std::move(*taken);
+    const cpuset::CpuSet available = view.available();
+    const cpuset::CpuSet from_reservation = preferred.intersection(available);
+    const int first = std::min<int>(p->request.num_cpus, static_cast<int>(from_reservation.size()));
+    if (first > 0) {
+      auto taken = takeCPUs(details, 1, from_reservation, view.refs(), first,
+                            p->request.bind_policy, exclusive, p->numa_strategy);
+      if (!taken.ok())
+        return toStatus(taken.status());
+      cpus = std::move(*taken);
+    }
+    if (p->request.num_cpus > first) {
+      auto taken =
+          takeCPUs(details, 1, available.difference(cpus), view.refs(), p->request.num_cpus - first,
+                   p->request.bind_policy, exclusive, p->numa_strategy);
+      if (!taken.ok())
+        return toStatus(taken.status());
+      cpus = cpus.unionWith(*taken);
+    }
   }
   if (bind && (static_cast<int>(cpus.size()) != p->request.num_cpus ||
                (p->required == CPUBindPolicy::kFullPCPUs && !wholeCores(details, cpus))))

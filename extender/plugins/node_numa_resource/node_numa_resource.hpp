@@ -25,8 +25,12 @@
 //   CPUs there; it records the result in the AllocationCache at once (reserve() calls are
 //   serialised), so two pods bound at the same moment never get the same CPU. preBind() writes
 //   scheduling.koordinator.sh/resource-status {"cpuset", "numaNodeResources"} in the bind patch,
-//   which koord-agent applies to the pod's cgroups. A reserve pod (placing a Reservation) is
-//   checked but takes nothing.
+//   which koord-agent applies to the pod's cgroups.
+// - Reservations (v1.2): a Reservation whose template gets a cpuset takes it when it is placed
+//   (its reserve pod goes through reserve and preBind; the reservation loop writes the
+//   resource-status onto the Reservation). Those CPUs are then held for its owners: no other pod
+//   gets them; an owner may use them (filter), and its bind takes them first (reserve: the
+//   reservation the Reservation plugin nominated, whose reserve() runs before this one).
 //
 // Kinds read: NodeResourceTopology (Handle::objects()). Node data: CPUAllocationSource.
 // Thread safety: filter/score are const; the topology cache and reserve() lock their own state.
@@ -42,6 +46,7 @@
 
 #include "extender/framework/handle.hpp"
 #include "extender/framework/plugin.hpp"
+#include "extender/plugins/common/reservation_state.hpp"
 #include "extender/plugins/node_numa_resource/cpu_allocations.hpp"
 #include "extender/plugins/node_numa_resource/node_cpu_view.hpp"
 #include "extender/plugins/node_numa_resource/node_policies.hpp"
@@ -123,6 +128,11 @@ class NodeNUMAResourcePlugin final : public framework::PreFilterPlugin,
   // The node's CPUs with what its pods and the binds in flight hold.
   [[nodiscard]] NodeCPUView viewOf(const framework::NodeInfo& node,
                                    const NodeTopology& topology) const;
+  // Frees in `view` the CPUs that reservations on the node hold for `pod`: the nominated one's
+  // when `nominated_uid` is given, else those of every reservation the pod may use
+  // (common::ReservationState::restorable).
+  void lendReserved(NodeCPUView& view, const framework::PodInfo& pod,
+                    const framework::NodeInfo& node, const std::string* nominated_uid) const;
 
  private:
   // What `request` gets on the node, or the reason it cannot be placed there by policy (before
@@ -146,6 +156,7 @@ class NodeNUMAResourcePlugin final : public framework::PreFilterPlugin,
   NUMAScoring numa_scoring_;
   const CPUAllocationSource* allocations_;   // nullptr: no pod holds anything
   const NodeLabelPolicies* label_policies_;  // nullptr: unknown, so pods are never skipped whole
+  const common::ReservationState* reservations_;  // nullptr: no reservation holds CPUs
   NRTPolicies nrt_policies_;
   TopologyCache topologies_;
   std::mutex reserve_mu_;

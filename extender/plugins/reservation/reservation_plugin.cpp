@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "extender/plugins/common/args_decoder.hpp"
+#include "extender/plugins/common/nominated_reservation.hpp"
 #include "extender/plugins/common/reservation_matching.hpp"
 #include "koord/api/extension/reservation.hpp"
 #include "koord/api/well_known.hpp"
@@ -27,8 +28,7 @@ const std::string& stateKey() {
   return key;
 }
 const std::string& nominatedKey() {
-  static const std::string key = std::string(kName) + "/nominated";
-  return key;
+  return common::nominatedReservationKey();
 }
 
 constexpr std::string_view kReasonAffinity = "node(s) no reservations match reservation affinity";
@@ -47,10 +47,7 @@ struct PodState final : framework::StateData {
   bool may_own = true;  // ReservationState::mayOwn (always true with an affinity)
 };
 
-struct Nominated final : framework::StateData {
-  std::string name;
-  std::string uid;
-};
+using Nominated = common::NominatedReservation;
 
 // Calls fn(name, value) for every non-zero resource of r (pods left out).
 template <class Fn>

@@ -18,6 +18,10 @@
 #  E. an LSR pod with numa-topology-spec {"numaTopologyPolicy":"SingleNUMANode"} asking 4 CPUs on
 #     cpu-a (beside A's pod) gets numaNodeResources of exactly one NUMA node and a cpuset of 4 CPUs
 #     inside it.
+#  F. a Reservation whose template is an LSR koord-prod pod of 4 CPUs, pinned to cpu-f: koord-
+#     extender's loop places it and writes its cpuset onto it (resource-status "0-1,8-9"); an LSR
+#     pod that does not own it gets other CPUs; its owner is bound into it (reservation-allocated)
+#     with exactly the reservation's CPUs.
 # Usage: cpu_orchestration_e2e_test.sh KOORD_EXTENDER_BINARY
 #        (env: KOORD_TEST_CLUSTER_DIR, KOORD_SOURCE_DIR)
 set -euo pipefail
@@ -43,6 +47,7 @@ cleanup() {
   kubectl delete pods -n "$ns" --all --force --grace-period=0 >/dev/null 2>&1 || true
   kubectl delete namespace "$ns" --wait=false >/dev/null 2>&1 || true
   kubectl delete noderesourcetopologies -l koord.test/cpu-e2e=true --wait=false >/dev/null 2>&1 || true
+  kubectl delete reservations -l koord.test/cpu-e2e=true --wait=false >/dev/null 2>&1 || true
   kubectl delete nodes -l koord.test/cpu-e2e=true --wait=false >/dev/null 2>&1 || true
   rm -rf "$work"
 }
@@ -86,8 +91,9 @@ node cpu-a 16 && nrt cpu-a
 node cpu-b 16 '"node.koordinator.sh/cpu-bind-policy": "FullPCPUsOnly",' && nrt cpu-b
 node cpu-c 16
 node cpu-d 18 && nrt cpu-d
+node cpu-f 16 && nrt cpu-f
 kubectl wait --for=condition=Ready node -l koord.test/cpu-e2e=true --timeout=60s >/dev/null &&
-  pass "four fake nodes Ready, cpu-a, cpu-b and cpu-d with a NodeResourceTopology"
+  pass "five fake nodes Ready, cpu-a, cpu-b, cpu-d and cpu-f with a NodeResourceTopology"
 
 # koord-extender starts after the NodeResourceTopologies exist, so its first sync has them (kube-
 # scheduler does not watch them: a pod refused for a topology not yet seen would wait minutes).
@@ -212,4 +218,51 @@ else
 fi
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+# F. A Reservation holds the cpuset its LSR template gets; only its owner is given those CPUs.
+cat <<YAML | kubectl apply -f - >/dev/null
+{"apiVersion": "scheduling.koordinator.sh/v1alpha1", "kind": "Reservation",
+ "metadata": {"name": "cpu-e2e-r", "labels": {"koord.test/cpu-e2e": "true"}},
+ "spec": {"allocateOnce": true,
+   "owners": [{"labelSelector": {"matchLabels": {"app": "cpu-e2e-owner"}}}],
+   "template": {"metadata": {"labels": {"koordinator.sh/qosClass": "LSR", "koordinator.sh/priority-class": "koord-prod"}},
+     "spec": {"nodeSelector": {"koord.test/node": "cpu-f"},
+       "tolerations": [{"key": "kwok.x-k8s.io/node", "operator": "Exists", "effect": "NoSchedule"}],
+       "containers": [{"name": "c", "image": "fake", "resources": {
+         "requests": {"cpu": "4", "memory": "1Gi"}, "limits": {"cpu": "4", "memory": "1Gi"}}}]}}}}
+YAML
+r_phase() { field reservation cpu-e2e-r -o jsonpath='{.status.phase}'; }
+r_status() { field reservation cpu-e2e-r -o jsonpath='{.metadata.annotations.scheduling\.koordinator\.sh/resource-status}'; }
+r_available() { [ "$(r_phase)" = Available ] && [ -n "$(r_status)" ]; }
+if wait_for 60 r_available; then
+  if [ "$(r_status)" = '{"cpuset":"0-1,8-9"}' ]; then
+    pass "F: Reservation Available on $(field reservation cpu-e2e-r -o jsonpath='{.status.nodeName}') holding $(r_status)"
+  else
+    fail "F: the Reservation's resource-status is '$(r_status)' (expected the cpuset 0-1,8-9)"
+  fi
+else
+  fail "F: Reservation phase '$(r_phase)', resource-status '$(r_status)'"
+fi
+pod f-other cpu-f 4 LSR
+if wait_for 30 bound f-other && ! cpus_of f-other | grep -qx '0\|1\|8\|9'; then
+  pass "F: a pod that does not own the Reservation gets other CPUs: $(resource_status f-other)"
+else
+  fail "F: non-owner: $(explain f-other)"
+fi
+cat <<YAML | kubectl apply -f - >/dev/null
+{"apiVersion": "v1", "kind": "Pod",
+ "metadata": {"name": "f-owner", "namespace": "$ns",
+   "labels": {"app": "cpu-e2e-owner", "koordinator.sh/qosClass": "LSR", "koordinator.sh/priority-class": "koord-prod"}},
+ "spec": {"schedulerName": "koord-scheduler", "nodeSelector": {"koord.test/node": "cpu-f"},
+   "tolerations": [{"key": "kwok.x-k8s.io/node", "operator": "Exists", "effect": "NoSchedule"}],
+   "containers": [{"name": "c", "image": "fake", "resources": {
+     "requests": {"cpu": "4", "memory": "1Gi"}, "limits": {"cpu": "4", "memory": "1Gi"}}}]}}
+YAML
+allocated() { field pod -n "$ns" f-owner -o jsonpath='{.metadata.annotations.scheduling\.koordinator\.sh/reservation-allocated}'; }
+if wait_for 30 bound f-owner && [[ "$(allocated)" == *cpu-e2e-r* ]] &&
+   [ "$(resource_status f-owner)" = '{"cpuset":"0-1,8-9"}' ]; then
+  pass "F: the owner is bound into the Reservation ($(allocated)) with exactly its CPUs: $(resource_status f-owner)"
+else
+  fail "F: owner: $(explain f-owner), reservation-allocated '$(allocated)'"
+fi
+
 echo "cpu orchestration e2e: all checks passed"

@@ -47,8 +47,9 @@ TEST(ExtenderConfigTest, HeaderOnlyGivesEveryDefault) {
     EXPECT_EQ(p.weight, 1);
     EXPECT_TRUE(p.args.is_null());
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"NodeReservation", "PriorityQoS", "BatchResources",
-                                             "DeviceResources", "Reservation"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"NodeReservation", "PriorityQoS", "BatchResources",
+                                      "DeviceResources", "Reservation", "NodeNUMAResource"}));
 }
 
 TEST(ExtenderConfigTest, ReadsEveryField) {

@@ -32,8 +32,8 @@ TEST(BuiltinPluginsTest, ListsEveryPluginAndEachMakesItselfWithDefaults) {
 // shipped deploy/extender-config, which extender_config_test holds to them) and the simulator run
 // the registry's list in the registry's order.
 TEST(BuiltinPluginsTest, ExtenderAndSimulatorRunTheRegistrysOrder) {
-  const std::vector<std::string> order = {"NodeReservation",  "PriorityQoS",     "BatchResources",
-                                          "NodeNUMAResource", "DeviceResources", "Reservation"};
+  const std::vector<std::string> order = {"NodeReservation", "PriorityQoS", "BatchResources",
+                                          "DeviceResources", "Reservation", "NodeNUMAResource"};
   EXPECT_EQ(defaultPluginNames(), order);
   std::vector<std::string> extender;
   for (const auto& plugin : config::defaultPlugins())

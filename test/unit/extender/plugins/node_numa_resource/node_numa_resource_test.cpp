@@ -9,6 +9,7 @@
 
 #include "koord/cpuset/cpu_set.hpp"
 #include "test/unit/extender/plugins/node_numa_resource/numa_test_cluster.hpp"
+#include "test/unit/extender/reservation/reservation_test_util.hpp"
 
 namespace koord::extender::testing {
 namespace {
@@ -291,6 +292,30 @@ TEST_F(NodeNUMAResourceTest, ScorePrefersTheEmptierNodeUnlessMostAllocated) {
   most.addNode("n2");
   most.addBoundPod(lsPod("busy", "16"), "n2");
   EXPECT_LT(most.score(lsrPod("a", "4"), "n1"), most.score(lsrPod("a", "4"), "n2"));
+}
+
+// v1.2: a Reservation whose template got a cpuset holds those CPUs: no other pod gets them, and the
+// owner its bind takes them for gets exactly them.
+TEST_F(NodeNUMAResourceTest, AReservationsCPUsGoToItsOwnerOnly) {
+  auto r = makeReservation({.name = "r1",
+                            .requests = {{"cpu", "4"}, {"memory", "1Gi"}},
+                            .node = "n1",
+                            .owner_app = "web"});
+  r->metadata.annotations[std::string(api::kAnnotationResourceStatus)] =
+      R"({"cpuset":"0-1,16-17"})";
+  ASSERT_TRUE(cluster_.reservations().upsert(r).isOk());
+  auto big = cluster_.filter(lsrPod("big", "30"), "n1");
+  EXPECT_EQ(big.message(), "not enough cpus available to satisfy request")
+      << "32 CPUs, 4 held by r1: 28 for a pod that does not own it";
+  auto owner_big = lsrPod("owner-big", "30");
+  owner_big->metadata.labels["app"] = "web";
+  EXPECT_TRUE(cluster_.filter(owner_big, "n1").isSuccess()) << "an owner may use r1's CPUs";
+  EXPECT_EQ(cluster_.bindCPUs(lsrPod("other", "4"), "n1"), "8-9,24-25")
+      << "a non-owner goes around r1's CPUs (NUMA node 0 has 12 free, node 1 has 16)";
+  auto owner = lsrPod("owner", "4");
+  owner->metadata.labels["app"] = "web";
+  EXPECT_EQ(cluster_.bindCPUs(owner, "n1", "uid-r1"), "0-1,16-17")
+      << "the owner bound into r1 gets exactly the CPUs r1 holds";
 }
 
 TEST(NodeNUMAResourceArgsTest, BadArgsAreReportedTogether) {

@@ -12,6 +12,8 @@
 
 #include "extender/framework/cluster_state.hpp"
 #include "extender/framework/handle.hpp"
+#include "extender/plugins/common/nominated_reservation.hpp"
+#include "extender/plugins/common/reservation_state.hpp"
 #include "extender/plugins/node_numa_resource/cpu_allocations.hpp"
 #include "extender/plugins/node_numa_resource/node_numa_resource.hpp"
 #include "koord/api/extension/cpu_topology.hpp"
@@ -175,9 +177,16 @@ class NUMACluster {
   }
 
   // preFilter, reserve and preBind on `node`: the resource-status written ("" when none), or the
-  // failure's message prefixed with "error: ".
-  std::string bind(const std::shared_ptr<api::core::Pod>& pod, const std::string& node) {
+  // failure's message prefixed with "error: ". `nominated`: the UID of the reservation the
+  // Reservation plugin's reserve() chose for the pod ("" for none).
+  std::string bind(const std::shared_ptr<api::core::Pod>& pod, const std::string& node,
+                   const std::string& nominated = "") {
     framework::CycleState cycle;
+    if (!nominated.empty()) {
+      auto chosen = std::make_unique<plugins::common::NominatedReservation>();
+      chosen->uid = nominated;
+      cycle.write(plugins::common::nominatedReservationKey(), std::move(chosen));
+    }
     auto info = podInfo(pod);
     auto pre = typed_->preFilter(cycle, *info);
     if (pre.isRejected())
@@ -192,8 +201,9 @@ class NUMACluster {
   }
 
   // The cpuset of a bind's resource-status ("" when none, the error text when it failed).
-  std::string bindCPUs(const std::shared_ptr<api::core::Pod>& pod, const std::string& node) {
-    std::string written = bind(pod, node);
+  std::string bindCPUs(const std::shared_ptr<api::core::Pod>& pod, const std::string& node,
+                       const std::string& nominated = "") {
+    std::string written = bind(pod, node, nominated);
     if (written.empty() || written.rfind("error: ", 0) == 0)
       return written;
     auto status = api::extension::parseResourceStatus(written);
@@ -210,6 +220,9 @@ class NUMACluster {
   }
 
   plugins::node_numa_resource::NodeNUMAResourcePlugin& plugin() { return *typed_; }
+  plugins::common::ReservationState& reservations() {
+    return plugins::common::ReservationState::install(state_);
+  }
   framework::ClusterState& state() { return state_; }
   framework::AllocationCache& allocations() { return allocations_; }
 
