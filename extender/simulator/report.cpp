@@ -204,14 +204,18 @@ Json cpuSummaryJson(const plugins::node_numa_resource::CPUSummary& s) {
                        {"exclusivePolicy", std::string(api::extension::toString(h.exclusive))}});
   }
   exclusive["pods"] = std::move(holders);
-  return {{"total", s.total},
-          {"reserved", std::move(reserved)},
-          {"exclusive", std::move(exclusive)},
-          {"shared", cpusJson(s.shared)},
-          {"free", {{"count", s.free}, {"wholeCores", s.free_whole_cores}}}};
+  Json out = {{"total", s.total},
+              {"reserved", std::move(reserved)},
+              {"exclusive", std::move(exclusive)},
+              {"shared", cpusJson(s.shared)},
+              {"free", {{"count", s.free}, {"wholeCores", s.free_whole_cores}}}};
+  if (!s.unreadable.empty())
+    out["unreadableResourceStatus"] = s.unreadable;
+  return out;
 }
 
-// The CPUSETS section: placed pods that got a cpuset or NUMA resources (nothing when none did).
+// The CPUSETS section: placed pods, then Reservations placed by this run ("Reservation <name>"),
+// that got a cpuset or NUMA resources (nothing when none did).
 void writeCpusets(const SimulationResult& result, std::ostream& out) {
   std::vector<std::vector<std::string>> rows = {{"POD", "NODE", "CPUSET", "NUMA NODES"}};
   for (const auto& p : result.placements) {
@@ -219,9 +223,18 @@ void writeCpusets(const SimulationResult& result, std::ostream& out) {
       continue;
     rows.push_back({p.key, p.node, p.cpuset.empty() ? "-" : p.cpuset, numaText(p.numa_resources)});
   }
+  const size_t pod_rows = rows.size() - 1;
+  for (const auto& r : result.reservations) {
+    if (!r.placed || (r.cpuset.empty() && r.numa_resources.empty()))
+      continue;
+    rows.push_back({"Reservation " + r.name, r.node, r.cpuset.empty() ? "-" : r.cpuset,
+                    numaText(r.numa_resources)});
+  }
   if (rows.size() == 1)
     return;
-  out << "\nCPUSETS (placed pods, from resource-status)\n";
+  out << (rows.size() - 1 == pod_rows ? "\nCPUSETS (placed pods, from resource-status)\n"
+                                      : "\nCPUSETS (placed pods and reservations, from "
+                                        "resource-status)\n");
   writeRows(rows, out);
 }
 
@@ -251,6 +264,8 @@ void writeNodeCpus(const SimulationResult& result, std::ostream& out) {
     }
     for (const auto& pod : s.kubelet_pinned_pods)
       holders.push_back(n.name + "  " + pod + "  pinned by the kubelet (in RESERVED)");
+    for (const auto& what : s.unreadable)
+      holders.push_back(n.name + "  " + what + "  (unreadable resource-status: holds nothing)");
   }
   if (rows.size() == 1 && invalid.empty())
     return;
@@ -325,6 +340,10 @@ Json reportJson(const SimulationResult& result) {
                   {"placed", r.placed},    {"owners", r.owners}};
     if (!r.message.empty())
       entry["message"] = r.message;
+    if (r.placed && !r.cpuset.empty())
+      entry["cpuset"] = r.cpuset;
+    if (r.placed && !r.numa_resources.empty())
+      entry["numaNodeResources"] = numaJson(r.numa_resources);
     reservations.push_back(std::move(entry));
   }
   Json summary = {{"nodes", result.nodes.size()},

@@ -15,6 +15,7 @@
 #include "extender/plugins/node_numa_resource/cpu_summary.hpp"
 #include "extender/plugins/node_numa_resource/node_numa_resource.hpp"
 #include "extender/plugins/node_reservation/node_reservation.hpp"
+#include "extender/reservation/allocation.hpp"
 #include "extender/reservation/lifecycle.hpp"
 #include "extender/reservation/placement.hpp"
 #include "koord/api/core/pod_helpers.hpp"
@@ -68,15 +69,16 @@ NodeRejection rejectionOf(const framework::PluginStatus& status) {
 
 // The cpuset and NUMA resources of the resource-status bind wrote, when it wrote one (the plugin
 // formats it, so it parses; an unreadable one leaves both empty, and BIND ANNOTATIONS shows it).
-void readResourceStatus(PodPlacement& placement) {
-  auto it = placement.annotations.find(std::string(api::kAnnotationResourceStatus));
-  if (it == placement.annotations.end())
+void readResourceStatus(const std::map<std::string, std::string>& annotations, std::string& cpuset,
+                        std::vector<api::extension::NUMANodeResource>& numa_resources) {
+  auto it = annotations.find(std::string(api::kAnnotationResourceStatus));
+  if (it == annotations.end())
     return;
   auto status = api::extension::parseResourceStatus(it->second);
   if (!status.ok())
     return;
-  placement.cpuset = status->cpuset;
-  placement.numa_resources = status->numaNodeResources;
+  cpuset = status->cpuset;
+  numa_resources = status->numaNodeResources;
 }
 
 }  // namespace
@@ -249,12 +251,24 @@ class Simulation {
         rp.message = placed->message;
         continue;
       }
+      // What the plugins take for it there (a cpuset), as the reservation loop does: written onto
+      // it before it holds capacity; the in-flight entry goes once the Reservation carries it.
+      auto annotations = reservation::allocateFor(*r, state_, *runtime_, placed->node);
+      if (!annotations.ok()) {
+        allocations_.confirm(r->metadata.uid);  // release what the plugins took
+        rp.message = annotations.status().message();
+        continue;
+      }
       auto available = std::make_shared<api::scheduling::Reservation>(*r);
+      for (const auto& [key, value] : *annotations)
+        available->metadata.annotations[key] = value;
       available->status = reservation::availableStatus(*r, placed->node, placed->allocatable,
                                                        std::chrono::system_clock::time_point());
-      KOORD_RETURN_IF_ERROR(reservations_.upsert(available).withPrefix(
-          "failed to place reservation '" + rp.name + "'"));
+      Status upserted = reservations_.upsert(available);
+      allocations_.confirm(r->metadata.uid);
+      KOORD_RETURN_IF_ERROR(upserted.withPrefix("failed to place reservation '" + rp.name + "'"));
       nodes_[node_index_.at(placed->node)] = state_.nodeInfo(placed->node);
+      readResourceStatus(*annotations, rp.cpuset, rp.numa_resources);
       rp.phase = std::string(api::scheduling::kReservationAvailable);
       rp.node = placed->node;
       rp.placed = true;
@@ -343,7 +357,7 @@ class Simulation {
     }
     placement.annotations = patch.annotations;
     placement.labels = patch.labels;
-    readResourceStatus(placement);
+    readResourceStatus(placement.annotations, placement.cpuset, placement.numa_resources);
     return placement;
   }
 
@@ -357,12 +371,11 @@ class Simulation {
       return std::nullopt;
     const std::shared_ptr<const numa::NodeTopology> topology = plugin->topologyOf(node);
     if (!topology->invalid.empty())
-      return numa::summarizeCPUs(*topology, numa::NodeCPUView(*topology, nullptr, {}), {});
+      return numa::summarizeCPUs(*topology, numa::NodeCPUView(*topology, nullptr, {}), nullptr);
     const numa::NodeCPUView view = plugin->viewOf(node, *topology);
     const numa::CPUAllocationSource* source = state_.nodeData<numa::CPUAllocationSource>();
     const numa::NodeCPUAllocations* held = source != nullptr ? source->of(node) : nullptr;
-    return numa::summarizeCPUs(*topology, view,
-                               held != nullptr ? held->pods : std::vector<numa::PodAllocation>{});
+    return numa::summarizeCPUs(*topology, view, held);
   }
 
   // Reporting: what each node allocates, what its pods request and what it reserves.

@@ -7,7 +7,9 @@
 // Reservations: those Available on a node in the input hold their capacity from the start; pending
 // ones are placed (koord-extender's reservation loop: reservation/placement.hpp) oldest first, each
 // before every pending pod except the pods created before it (both creationTimestamps set), as
-// Koordinator's reserve pods (priority MaxInt32) go first.
+// Koordinator's reserve pods (priority MaxInt32) go first. A placed one then takes what the plugins
+// take for it there (reservation/allocation.hpp: an LSE/LSR template's cpuset), held for its
+// owners; when they refuse, it stays Pending with their reason.
 // Nodes looked at per pod: kube-scheduler's numFeasibleNodesToFind (adaptive
 // percentageOfNodesToScore) starting where the previous pod stopped; every node when none fits.
 // Among the feasible nodes the highest score wins (plugins/kube/prioritize.hpp: kube-scheduler's
@@ -88,6 +90,10 @@ struct ReservationPlacement {
   bool placed = false;              // placed by this run (not given Available in the input)
   std::string message;              // when Pending
   std::vector<std::string> owners;  // pods this run gave it to ("namespace/name"), in order
+  // When this run placed it: what the plugins took for it there, from the resource-status its
+  // reserve pod's bind wrote onto it (reservation/allocation.hpp), as for a pod.
+  std::string cpuset;
+  std::vector<api::extension::NUMANodeResource> numa_resources;
 };
 
 struct SimulationResult {

@@ -13,6 +13,9 @@ namespace koord::extender::plugins::common {
 struct NominatedReservation final : framework::StateData {
   std::string name;
   std::string uid;
+  // Its allocatePolicy is Restricted: the pod may use no more than what it holds (NodeNUMAResource:
+  // on NUMA nodes, no more than the NUMA resources it holds).
+  bool restricted = false;
 };
 
 // The CycleState key it is written under.

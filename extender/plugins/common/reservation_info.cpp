@@ -107,15 +107,21 @@ Result<std::shared_ptr<const ReservationInfo>> ReservationInfo::create(
   info->order = orderOf(r);
   if (auto status = r.metadata.annotations.find(std::string(api::kAnnotationResourceStatus));
       status != r.metadata.annotations.end()) {
+    // Unreadable, it holds its capacity still (losing that would let other pods take it), but no
+    // particular CPUs or NUMA resources; CPUAllocationSource reports the error.
     auto parsed = api::extension::parseResourceStatus(status->second);
-    if (!parsed.ok())
-      return Status::invalidArgument(prefix + parsed.status().message());
-    if (!parsed->cpuset.empty()) {
+    if (!parsed.ok()) {
+      info->resource_status_error = parsed.status().message();
+    } else {
       auto cpus = cpuset::CpuSet::parse(parsed->cpuset);
-      if (!cpus.ok())
-        return Status::invalidArgument(prefix + std::string(api::kAnnotationResourceStatus) +
-                                       " cpuset: " + cpus.status().message());
-      info->cpus = std::move(*cpus);
+      if (!cpus.ok()) {
+        info->resource_status_error =
+            std::string(api::kAnnotationResourceStatus) + " cpuset: " + cpus.status().message();
+      } else {
+        info->cpus = std::move(*cpus);
+        for (const auto& share : parsed->numaNodeResources)
+          info->numa[share.node].add(Resource::fromList(share.resources));
+      }
     }
   }
   std::vector<std::vector<std::pair<std::string, std::string>>> label_sets;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,6 +53,12 @@ struct ReservationInfo {
   // annotation, written when it was placed (a template that gets a cpuset: LSE/LSR, koord-prod).
   // Empty when it holds no particular CPUs.
   cpuset::CpuSet cpus;
+  // The NUMA resources it holds for its owners (v1.6): the numaNodeResources of the same
+  // annotation, NUMA node -> amounts (a template with a NUMA policy, or on a node with one).
+  std::map<int, Resource> numa;
+  // Why that annotation could not be read ("" when it could): the reservation then still holds its
+  // capacity, but no particular CPUs or NUMA resources.
+  std::string resource_status_error;
   // When every owner is a labelSelector of matchLabels only (the common shape), those label sets:
   // a pod owns the reservation iff its labels include one of them. Lets a matcher reject the
   // many pods that own nothing without touching the Reservation object. Unset otherwise (and for

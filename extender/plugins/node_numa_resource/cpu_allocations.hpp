@@ -6,12 +6,15 @@
 // pods and allocations from one snapshot. What binds in flight took is not here: the plugin adds
 // the AllocationCache's entries on top.
 //
-// The Reservations placed on the node that hold CPUs (their resource-status cpuset, from the
-// Reservation helper, common::ReservationState) hold them like pods, less the CPUs their owners on
-// the node already use: no other pod is given them, and an owner is (node_numa_resource.hpp).
+// The Reservations placed on the node that hold CPUs or NUMA resources (the cpuset and
+// numaNodeResources of their resource-status, from the Reservation helper,
+// common::ReservationState) hold them like pods, less what their owners on the node already use
+// (per CPU; per NUMA node and resource, never below zero), and nothing once an owner took an
+// allocateOnce one: no other pod is given them, and an owner is (node_numa_resource.hpp). A
+// Reservation whose resource-status is unreadable holds none and is listed in `unreadable`.
 //
 // A pod whose resource-status does not parse holds nothing and is listed in `unreadable` (the
-// simulator and the logs say so); it does not make the node unusable.
+// simulator's CPUS section names it); it does not make the node unusable.
 //
 // Thread safety: make() runs under the ClusterState's write lock; the data is immutable once built.
 #pragma once
@@ -49,10 +52,18 @@ struct NodeCPUAllocations {
   std::vector<std::string> unreadable;           // "namespace/name: <parse error>"
   // Reservation UID -> the CPUs it still holds for its owners (also counted in `allocated`).
   std::map<std::string, cpuset::CpuSet> reservation_cpus;
+  // Reservation UID -> the NUMA resources it still holds for its owners, NUMA node -> amounts
+  // (also counted in `numa_used`).
+  std::map<std::string, std::map<int, framework::Resource>> reservation_numa;
 
   // Adds one pod's allocation to every total.
   void add(PodAllocation allocation);
 };
+
+// What is left of `held` (NUMA node -> amounts) once `used` is taken from it, per NUMA node and
+// resource, never below zero; NUMA nodes with nothing left are dropped.
+[[nodiscard]] std::map<int, framework::Resource> remainingNUMA(
+    const std::map<int, framework::Resource>& held, const std::map<int, framework::Resource>& used);
 
 // Reads one pod's allocation; nullopt when it holds none. A malformed annotation is an error
 // naming it.

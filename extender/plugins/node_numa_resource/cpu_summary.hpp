@@ -49,9 +49,13 @@ struct CPUSummary {
   int free = 0;
   int free_whole_cores = 0;
   int cpus_per_core = 0;
+  // Pods and Reservations whose resource-status could not be read: "<who>: <error>" (they hold
+  // no particular CPUs; NodeCPUAllocations::unreadable).
+  std::vector<std::string> unreadable;
 };
 
+// `held`: what the node's pods and Reservations hold (nullptr: nothing).
 [[nodiscard]] CPUSummary summarizeCPUs(const NodeTopology& topology, const NodeCPUView& view,
-                                       const std::vector<PodAllocation>& pods);
+                                       const NodeCPUAllocations* held);
 
 }  // namespace koord::extender::plugins::node_numa_resource

@@ -32,20 +32,47 @@ cpuset::CpuSet NodeCPUView::reservationCPUs(const std::string& uid) const {
   return it == held.end() ? cpuset::CpuSet() : it->second;
 }
 
-void NodeCPUView::lend(const cpuset::CpuSet& cpus) {
-  if (cpus.empty())
-    return;
+const std::map<int, framework::Resource>* NodeCPUView::reservationNUMA(
+    const std::string& uid) const {
+  const auto& held = all().reservation_numa;
+  auto it = held.find(uid);
+  return it == held.end() ? nullptr : &it->second;
+}
+
+NodeCPUAllocations& NodeCPUView::mutableAll() {
   if (!merged_)
     merged_ =
         std::make_unique<NodeCPUAllocations>(held_ != nullptr ? *held_ : NodeCPUAllocations{});
+  return *merged_;
+}
+
+void NodeCPUView::lendReservation(const std::string& uid) {
+  if (std::find(lent_.begin(), lent_.end(), uid) != lent_.end())
+    return;
+  const cpuset::CpuSet cpus = reservationCPUs(uid);
+  const auto* numa = reservationNUMA(uid);
+  if (cpus.empty() && numa == nullptr)
+    return;
+  lent_.push_back(uid);
+  // Copied before mutableAll() may move the data `numa` points into.
+  const std::map<int, framework::Resource> lent_numa =
+      numa != nullptr ? *numa : std::map<int, framework::Resource>{};
+  NodeCPUAllocations& all = mutableAll();
   for (int cpu : cpus.cpus()) {
-    auto it = merged_->refs.find(cpu);
-    if (it == merged_->refs.end())
+    auto it = all.refs.find(cpu);
+    if (it == all.refs.end())
       continue;
     if (--it->second.refCount <= 0) {
-      merged_->refs.erase(it);
-      merged_->allocated.reset(cpu);
+      all.refs.erase(it);
+      all.allocated.reset(cpu);
     }
+  }
+  // NUMA nodes keep their status (single/shared): Koordinator keeps the reserve pod's allocation
+  // in its cache while owners use it.
+  for (const auto& [node, resources] : lent_numa) {
+    auto it = all.numa_used.find(node);
+    if (it != all.numa_used.end())
+      it->second.subtract(resources);
   }
 }
 

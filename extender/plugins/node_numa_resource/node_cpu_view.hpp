@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "extender/framework/allocation_cache.hpp"
@@ -27,12 +28,16 @@ class NodeCPUView {
   [[nodiscard]] const NodeTopology& topology() const { return topology_; }
   // The CPUs the reservation with `uid` holds on the node (empty when none).
   [[nodiscard]] cpuset::CpuSet reservationCPUs(const std::string& uid) const;
-  // Every reservation holding CPUs here, by UID.
-  [[nodiscard]] const std::map<std::string, cpuset::CpuSet>& reservationCPUs() const {
-    return all().reservation_cpus;
+  // The NUMA resources it holds there, NUMA node -> amounts (nullptr when none).
+  [[nodiscard]] const std::map<int, framework::Resource>* reservationNUMA(
+      const std::string& uid) const;
+  // Whether any reservation holds CPUs or NUMA resources here.
+  [[nodiscard]] bool holdsReservations() const {
+    return !all().reservation_cpus.empty() || !all().reservation_numa.empty();
   }
-  // Frees `cpus` in this view: what an owner of the reservation holding them sees.
-  void lend(const cpuset::CpuSet& cpus);
+  // Frees in this view what the reservation with `uid` holds (its CPUs and NUMA resources): what
+  // an owner of it sees. Lending one reservation twice frees it once.
+  void lendReservation(const std::string& uid);
   // CPUs a new cpuset may use: usable - held (maxRefCount 1).
   [[nodiscard]] int freeCPUs() const { return topology_.usable.countWithout(allocated()); }
   // Physical cores all of whose CPUs are free.
@@ -58,7 +63,11 @@ class NodeCPUView {
 
   const NodeTopology& topology_;
   const NodeCPUAllocations* held_;
+  // Copies the held data into merged_ on the first change.
+  NodeCPUAllocations& mutableAll();
+
   std::unique_ptr<NodeCPUAllocations> merged_;  // held + in flight; null when nothing is in flight
+  std::vector<std::string> lent_;               // reservations lent so far
   NodeCPUAllocations empty_;
 };
 

@@ -78,6 +78,27 @@ int64_t weightedScore(const ScoringStrategy& strategy, const framework::Resource
   return weights == 0 ? 0 : sum / weights;
 }
 
+// Leaves the pod only the NUMA nodes of `within` (what a reservation holds there); `restricted`
+// caps each of them at what the reservation holds (a resource it holds none of: 0).
+void keepWithin(std::vector<NUMANodeResources>& nodes,
+                const std::map<int, framework::Resource>& within, bool restricted) {
+  for (auto& n : nodes) {
+    auto held = within.find(n.node);
+    if (held == within.end()) {
+      for (auto& [name, value] : n.available)
+        value = 0;
+      n.free_cpus = n.free_cpus < 0 ? n.free_cpus : 0;
+      continue;
+    }
+    if (!restricted)
+      continue;
+    for (auto& [name, value] : n.available)
+      value = std::min(value, held->second.get(name));
+    if (n.free_cpus > 0)
+      n.free_cpus = std::min<int>(n.free_cpus, static_cast<int>(held->second.milli_cpu / 1000));
+  }
+}
+
 }  // namespace plugin_impl
 
 using namespace plugin_impl;  // NOLINT(google-build-using-namespace)
@@ -132,11 +153,10 @@ NodeCPUView NodeNUMAResourcePlugin::viewOf(const NodeInfo& node,
 void NodeNUMAResourcePlugin::lendReserved(NodeCPUView& view, const PodInfo& pod,
                                           const NodeInfo& node,
                                           const std::string* nominated_uid) const {
-  const auto& held = view.reservationCPUs();
-  if (held.empty())
+  if (!view.holdsReservations())
     return;
   if (nominated_uid != nullptr) {
-    view.lend(view.reservationCPUs(*nominated_uid));
+    view.lendReservation(*nominated_uid);
     return;
   }
   if (reservations_ == nullptr || !reservations_->mayOwn(*pod.pod))
@@ -144,12 +164,8 @@ void NodeNUMAResourcePlugin::lendReserved(NodeCPUView& view, const PodInfo& pod,
   auto usable = reservations_->restorable(*pod.pod, node);
   if (!usable.ok())
     return;
-  cpuset::CpuSet lent;
-  for (const auto& info : *usable) {
-    if (auto it = held.find(info->uid); it != held.end())
-      lent = lent.unionWith(it->second);
-  }
-  view.lend(lent);
+  for (const auto& info : *usable)
+    view.lendReservation(info->uid);
 }
 
 Result<NodePlan> NodeNUMAResourcePlugin::plan(const PodCPURequest& request,
@@ -197,7 +213,8 @@ Result<NodePlan> NodeNUMAResourcePlugin::plan(const PodCPURequest& request,
 }
 
 Result<NodeNUMAResourcePlugin::NUMAPlacement> NodeNUMAResourcePlugin::admit(
-    const NodePlan& plan, const PodInfo& pod, const NodeCPUView& view) const {
+    const NodePlan& plan, const PodInfo& pod, const NodeCPUView& view,
+    const std::map<int, framework::Resource>* within, bool restricted) const {
   NUMAPlacement out;
   if (pod.requests.milli_cpu > 0)
     out.request.requests[std::string(api::kResourceCPU)] = pod.requests.milli_cpu;
@@ -210,6 +227,8 @@ Result<NodeNUMAResourcePlugin::NUMAPlacement> NodeNUMAResourcePlugin::admit(
   out.request.full_pcpus = bind && plan.required == CPUBindPolicy::kFullPCPUs;
   out.request.cpus_per_core = std::max(1, view.topology().details.cpusPerCore());
   out.nodes = view.numaNodes(bind, out.request.full_pcpus);
+  if (within != nullptr)
+    keepWithin(out.nodes, *within, restricted);
   auto hint = admitByNUMA(plan.numa_policy, plan.request.numa_exclusive, out.request, out.nodes,
                           numa_scoring_);
   if (!hint.ok())
@@ -327,8 +346,41 @@ PluginStatus NodeNUMAResourcePlugin::reserve(framework::CycleState& state, const
   const auto exclusive = p->request.exclusive;
   api::extension::ResourceStatus result;
   cpuset::CpuSet cpus;
+  // Takes n CPUs of `available`, those of the nominated reservation first (takePreferredCPUs).
+  auto take = [&](const cpuset::CpuSet& available, int n) -> Result<cpuset::CpuSet> {
+    const cpuset::CpuSet from_reservation = preferred.intersection(available);
+    const int first = std::min<int>(n, static_cast<int>(from_reservation.size()));
+    cpuset::CpuSet out;
+    if (first > 0) {
+      auto taken = takeCPUs(details, 1, from_reservation, view.refs(), first,
+                            p->request.bind_policy, exclusive, p->numa_strategy);
+      if (!taken.ok())
+        return taken.status();
+      out = std::move(*taken);
+    }
+    if (n > first) {
+      auto taken = takeCPUs(details, 1, available.difference(out), view.refs(), n - first,
+                            p->request.bind_policy, exclusive, p->numa_strategy);
+      if (!taken.ok())
+        return taken.status();
+      out = out.unionWith(*taken);
+    }
+    return out;
+  };
   if (p->numa_policy != NUMATopologyPolicy::kNone) {
-    auto placement = admit(*p, pod, view);
+    // v1.6: an owner goes on the NUMA nodes its reservation holds when they admit it; under
+    // Restricted only there, and within what the reservation holds.
+    const auto* reserved_numa =
+        nominated != nullptr ? view.reservationNUMA(nominated->uid) : nullptr;
+    Result<NUMAPlacement> placement = Status(StatusCode::kNotFound, "");
+    if (reserved_numa != nullptr) {
+      placement = admit(*p, pod, view, reserved_numa, nominated->restricted);
+      if (!placement.ok() && nominated->restricted)
+        return toStatus(
+            Status(placement.status().code(), "Reservation(s) " + placement.status().message()));
+    }
+    if (!placement.ok())
+      placement = admit(*p, pod, view);
     if (!placement.ok())
       return toStatus(placement.status());
     if (placement->hint.mask != 0) {
@@ -344,15 +396,13 @@ PluginStatus NodeNUMAResourcePlugin::reserve(framework::CycleState& state, const
             it == share.resources.end() ? 0 : static_cast<int>(it->second.milliValue() / 1000);
         if (k == 0)
           continue;
-        auto taken = takeCPUs(details, 1, view.availableOn(share.node), view.refs(), k,
-                              p->request.bind_policy, exclusive, p->numa_strategy);
+        auto taken = take(view.availableOn(share.node), k);
         if (!taken.ok())
           return toStatus(taken.status());
         cpus = cpus.unionWith(*taken);
       }
     } else if (bind) {
-      auto taken = takeCPUs(details, 1, view.available(), view.refs(), p->request.num_cpus,
-                            p->request.bind_policy, exclusive, p->numa_strategy);
+      auto taken = take(view.available(), p->request.num_cpus);
       if (!taken.ok())
         return toStatus(taken.status());
       cpus = std::move(*taken);
@@ -361,24 +411,10 @@ PluginStatus NodeNUMAResourcePlugin::reserve(framework::CycleState& state, const
     PluginStatus fit = fits(*p, view);
     if (!fit.isSuccess())
       return fit;
-    const cpuset::CpuSet available = view.available();
-    const cpuset::CpuSet from_reservation = preferred.intersection(available);
-    const int first = std::min<int>(p->request.num_cpus, static_cast<int>(from_reservation.size()));
-    if (first > 0) {
-      auto taken = takeCPUs(details, 1, from_reservation, view.refs(), first,
-                            p->request.bind_policy, exclusive, p->numa_strategy);
-      if (!taken.ok())
-        return toStatus(taken.status());
-      cpus = std::move(*taken);
-    }
-    if (p->request.num_cpus > first) {
-      auto taken =
-          takeCPUs(details, 1, available.difference(cpus), view.refs(), p->request.num_cpus - first,
-                   p->request.bind_policy, exclusive, p->numa_strategy);
-      if (!taken.ok())
-        return toStatus(taken.status());
-      cpus = cpus.unionWith(*taken);
-    }
+    auto taken = take(view.available(), p->request.num_cpus);
+    if (!taken.ok())
+      return toStatus(taken.status());
+    cpus = std::move(*taken);
   }
   if (bind && (static_cast<int>(cpus.size()) != p->request.num_cpus ||
                (p->required == CPUBindPolicy::kFullPCPUs && !wholeCores(details, cpus))))

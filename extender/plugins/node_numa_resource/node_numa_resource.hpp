@@ -26,16 +26,19 @@
 //   serialised), so two pods bound at the same moment never get the same CPU. preBind() writes
 //   scheduling.koordinator.sh/resource-status {"cpuset", "numaNodeResources"} in the bind patch,
 //   which koord-agent applies to the pod's cgroups.
-// - Reservations (v1.2): a Reservation whose template gets a cpuset takes it when it is placed
-//   (its reserve pod goes through reserve and preBind; the reservation loop writes the
-//   resource-status onto the Reservation). Those CPUs are then held for its owners: no other pod
-//   gets them; an owner may use them (filter), and its bind takes them first (reserve: the
-//   reservation the Reservation plugin nominated, whose reserve() runs before this one).
+// - Reservations (v1.2, v1.6): a Reservation whose template gets a cpuset or NUMA resources takes
+//   them when it is placed (its reserve pod goes through reserve and preBind; the reservation
+//   loop writes the resource-status onto the Reservation). Those are then held for its owners: no
+//   other pod gets them; an owner may use them (filter), and its bind takes them first (reserve:
+//   the reservation the Reservation plugin nominated, whose reserve() runs before this one): its
+//   CPUs first, and for a pod with a NUMA policy the NUMA nodes it holds when they admit the pod
+//   (a Restricted reservation: only those, within what it holds, else "Reservation(s) <why>").
 //
 // Kinds read: NodeResourceTopology (Handle::objects()). Node data: CPUAllocationSource.
 // Thread safety: filter/score are const; the topology cache and reserve() lock their own state.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -148,8 +151,11 @@ class NodeNUMAResourcePlugin final : public framework::PreFilterPlugin,
     std::vector<NUMANodeResources> nodes;
     NUMAHint hint;
   };
-  [[nodiscard]] Result<NUMAPlacement> admit(const NodePlan& plan, const framework::PodInfo& pod,
-                                            const NodeCPUView& view) const;
+  // `within`: only the NUMA nodes a reservation holds (the NUMA nodes the pod's nominated
+  // reservation holds, NUMA node -> amounts); `restricted` also caps them at those amounts.
+  [[nodiscard]] Result<NUMAPlacement> admit(
+      const NodePlan& plan, const framework::PodInfo& pod, const NodeCPUView& view,
+      const std::map<int, framework::Resource>* within = nullptr, bool restricted = false) const;
 
   const framework::Handle& handle_;
   NodeNUMAResourceArgs args_;

@@ -425,6 +425,8 @@ PluginStatus ReservationPlugin::reserve(framework::CycleState& state, const PodI
   auto nominated = std::make_unique<Nominated>();
   nominated->name = best->info->name;
   nominated->uid = best->info->uid;
+  nominated->restricted =
+      best->info->policy == api::scheduling::ReservationAllocatePolicy::kRestricted;
   state.write(nominatedKey(), std::move(nominated));
   return PluginStatus::success();
 }

@@ -100,6 +100,35 @@ TEST_F(ReservationCpusetTest, PlacedLSRReservationCarriesItsCpusetAndHoldsIt) {
       R"({"cpuset":"8-9,24-25"})");
 }
 
+// v1.6: a reservation with a NUMA policy holds NUMA resources: the split is written with the
+// cpuset, and a second one goes to the other NUMA node.
+TEST_F(ReservationCpusetTest, ReservationWithANUMAPolicyCarriesItsNUMAResources) {
+  auto numa = [this](const std::string& name) {
+    auto r = lsrReservation(name, "12");
+    r->spec.template_->metadata.annotations[std::string(api::kAnnotationNUMATopologySpec)] =
+        R"({"numaTopologyPolicy":"SingleNUMANode"})";
+    return r;
+  };
+  ASSERT_TRUE(rs_.upsert(numa("r1")).isOk());
+  controller_->syncAll();
+  auto first = api::extension::parseResourceStatus(
+      rs_.reservation("r1")->metadata.annotations.at(std::string(api::kAnnotationResourceStatus)));
+  ASSERT_TRUE(first.ok());
+  ASSERT_EQ(first->numaNodeResources.size(), 1U);
+  EXPECT_EQ(first->numaNodeResources[0].resources.at("cpu").milliValue(), 12000);
+  EXPECT_EQ(first->numaNodeResources[0].resources.at("memory").value(), int64_t{1} << 30);
+  EXPECT_EQ(cpuset::CpuSet::parse(first->cpuset)->size(), 12U);
+
+  ASSERT_TRUE(rs_.upsert(numa("r2")).isOk());
+  controller_->syncAll();
+  auto second = api::extension::parseResourceStatus(
+      rs_.reservation("r2")->metadata.annotations.at(std::string(api::kAnnotationResourceStatus)));
+  ASSERT_TRUE(second.ok());
+  ASSERT_EQ(second->numaNodeResources.size(), 1U);
+  EXPECT_NE(second->numaNodeResources[0].node, first->numaNodeResources[0].node)
+      << "r1 holds 12 of its NUMA node's 16 CPUs";
+}
+
 TEST_F(ReservationCpusetTest, PlainReservationWritesNoAnnotation) {
   ASSERT_TRUE(rs_.upsert(makeReservation({.name = "plain", .requests = {{"cpu", "4"}}})).isOk());
   EXPECT_EQ(controller_->syncAll().placed, 1);

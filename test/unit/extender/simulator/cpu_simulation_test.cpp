@@ -257,6 +257,119 @@ TEST(CPUSimulationTest, TableShowsCpusetsAndTheNodeSummary) {
       << table;
 }
 
+// A pending Reservation for LSR pods of the koord-prod band with 2 CPUs, given to pods labelled
+// app: web; placed before the pending pods (no creationTimestamps).
+const char* kLSRReservation = R"(---
+apiVersion: scheduling.koordinator.sh/v1alpha1
+kind: Reservation
+metadata: {name: web-cpus}
+spec:
+  template:
+    metadata: {labels: {koordinator.sh/qosClass: LSR}}
+    spec:
+      priority: 9400
+      containers: [{name: c, resources: {requests: {cpu: "2", memory: 1Gi}, limits: {cpu: "2", memory: 1Gi}}}]
+  owners: [{labelSelector: {matchLabels: {app: web}}}]
+)";
+
+// An LSR koord-prod pod asking 2 CPUs, labelled app: web (an owner of web-cpus).
+std::string webPodYaml(const std::string& name, int priority) {
+  return "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name +
+         "\n  labels: {koordinator.sh/qosClass: LSR, app: web}\nspec:\n  priority: " +
+         std::to_string(priority) +
+         "\n  containers: [{name: c, resources: {requests: {cpu: \"2\", memory: 1Gi}, limits: "
+         "{cpu: \"2\", memory: 1Gi}}}]\n";
+}
+
+// n1 has two whole cores free (4-5, 6-7). The Reservation takes one; the non-owner, placed first,
+// must take the other, and the owner then gets exactly the Reservation's CPUs.
+TEST(CPUSimulationTest, PlacedReservationHoldsItsCpusetForItsOwner) {
+  const SimulationResult result =
+      simulateCPUs(std::string(kCPUCluster) + kLSRReservation + lsrPodYaml("other", "2", 9500) +
+                   webPodYaml("web", 9400));
+  ASSERT_EQ(result.reservations.size(), 1u);
+  const ReservationPlacement& r = result.reservations[0];
+  ASSERT_TRUE(r.placed) << r.message;
+  EXPECT_EQ(r.node, "n1");
+  auto reserved = cpuset::CpuSet::parse(r.cpuset);
+  ASSERT_TRUE(reserved.ok()) << r.cpuset;
+  ASSERT_EQ(reserved->size(), 2u) << r.cpuset;
+  EXPECT_TRUE(r.cpuset == "4-5" || r.cpuset == "6-7") << r.cpuset;
+
+  ASSERT_EQ(result.placements.size(), 2u);
+  const PodPlacement& other = result.placements[0];
+  ASSERT_EQ(other.key, "default/other");
+  ASSERT_EQ(other.node, "n1") << other.message;
+  EXPECT_EQ(other.cpuset, r.cpuset == "4-5" ? "6-7" : "4-5");
+  const PodPlacement& web = result.placements[1];
+  ASSERT_EQ(web.key, "default/web");
+  ASSERT_EQ(web.node, "n1") << web.message;
+  EXPECT_EQ(web.cpuset, r.cpuset);
+  EXPECT_EQ(r.owners, std::vector<std::string>{"default/web"});
+
+  const api::Json json = reportJson(result);
+  EXPECT_EQ(json["reservations"][0]["cpuset"], r.cpuset);
+  EXPECT_FALSE(json["reservations"][0].contains("numaNodeResources"));
+  std::ostringstream out;
+  writeTable(result, out);
+  EXPECT_NE(out.str().find("CPUSETS (placed pods and reservations, from resource-status)\n"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("Reservation web-cpus   n1     " + r.cpuset + "      -\n"),
+            std::string::npos)
+      << out.str();
+}
+
+// With only one whole core free, the Reservation holds it: a non-owner asking 2 CPUs fits nowhere,
+// the owner still gets the Reservation's CPUs.
+TEST(CPUSimulationTest, ReservedCpusAreNotGivenToNonOwners) {
+  const SimulationResult result =
+      simulateCPUs(std::string(kCPUCluster) + lsrPodYaml("first", "2", 9600) + kLSRReservation +
+                   lsrPodYaml("other", "2", 9500) + webPodYaml("web", 9400));
+  ASSERT_TRUE(result.reservations.at(0).placed) << result.reservations.at(0).message;
+  const std::string& reserved = result.reservations[0].cpuset;
+  ASSERT_EQ(result.placements.size(), 3u);
+  const PodPlacement& first = result.placements[0];
+  ASSERT_EQ(first.node, "n1") << first.message;
+  EXPECT_NE(first.cpuset, reserved);
+  EXPECT_EQ(result.placements[1].key, "default/other");
+  EXPECT_EQ(result.placements[1].node, "");
+  EXPECT_EQ(result.placements[2].key, "default/web");
+  EXPECT_EQ(result.placements[2].cpuset, reserved);
+}
+
+// A Reservation already Available on n1 whose resource-status cannot be read still holds its
+// capacity, but no CPUs; the CPUS section says so.
+TEST(CPUSimulationTest, UnreadableReservationResourceStatusIsNamed) {
+  const std::string reservation = R"(
+---
+apiVersion: scheduling.koordinator.sh/v1alpha1
+kind: Reservation
+metadata:
+  name: broken
+  annotations: {scheduling.koordinator.sh/resource-status: '{"cpuset":"4-5",'}
+spec:
+  owners: [{labelSelector: {matchLabels: {app: web}}}]
+  template:
+    spec:
+      containers: [{name: c, resources: {requests: {cpu: "2"}}}]
+status: {phase: Available, nodeName: n1, allocatable: {cpu: "2"}}
+)";
+  const SimulationResult result =
+      simulateCPUs(std::string(kCPUCluster) + reservation + lsrPodYaml("a", "2", 9500));
+  ASSERT_EQ(result.placements.size(), 1u);
+  EXPECT_EQ(result.placements[0].node, "n1") << result.placements[0].message;
+  const auto& cpus = cpuNodeOf(result, "n1").cpus;
+  ASSERT_TRUE(cpus.has_value());
+  ASSERT_EQ(cpus->unreadable.size(), 1u);
+  EXPECT_EQ(cpus->unreadable[0].rfind("Reservation broken: ", 0), 0u) << cpus->unreadable[0];
+  std::ostringstream out;
+  writeTable(result, out);
+  EXPECT_NE(out.str().find("n1  Reservation broken: "), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("(unreadable resource-status: holds nothing)"), std::string::npos);
+  EXPECT_TRUE(reportJson(result)["nodes"][0]["cpus"].contains("unreadableResourceStatus"));
+}
+
 TEST(CPUSimulationTest, NoCpuSectionsWithoutNodeResourceTopologies) {
   const std::string yaml = R"(
 apiVersion: v1

@@ -178,13 +178,15 @@ class NUMACluster {
 
   // preFilter, reserve and preBind on `node`: the resource-status written ("" when none), or the
   // failure's message prefixed with "error: ". `nominated`: the UID of the reservation the
-  // Reservation plugin's reserve() chose for the pod ("" for none).
+  // Reservation plugin's reserve() chose for the pod ("" for none), `restricted` its
+  // allocatePolicy being Restricted.
   std::string bind(const std::shared_ptr<api::core::Pod>& pod, const std::string& node,
-                   const std::string& nominated = "") {
+                   const std::string& nominated = "", bool restricted = false) {
     framework::CycleState cycle;
     if (!nominated.empty()) {
       auto chosen = std::make_unique<plugins::common::NominatedReservation>();
       chosen->uid = nominated;
+      chosen->restricted = restricted;
       cycle.write(plugins::common::nominatedReservationKey(), std::move(chosen));
     }
     auto info = podInfo(pod);
