@@ -22,6 +22,11 @@
 #     extender's loop places it and writes its cpuset onto it (resource-status "0-1,8-9"); an LSR
 #     pod that does not own it gets other CPUs; its owner is bound into it (reservation-allocated)
 #     with exactly the reservation's CPUs.
+#  G. (v1.6) on cpu-g, labelled node.koordinator.sh/numa-topology-policy=SingleNUMANode, a
+#     Reservation of an LS pod of 6 CPUs holds them on one NUMA node (numaNodeResources on the
+#     Reservation); an LS pod of 6 CPUs that does not own it goes to the other NUMA node, and its
+#     owner, asking 6 as well, is bound into it on the reservation's NUMA node (the only one where
+#     6 CPUs are left for it).
 # Usage: cpu_orchestration_e2e_test.sh KOORD_EXTENDER_BINARY
 #        (env: KOORD_TEST_CLUSTER_DIR, KOORD_SOURCE_DIR)
 set -euo pipefail
@@ -92,8 +97,9 @@ node cpu-b 16 '"node.koordinator.sh/cpu-bind-policy": "FullPCPUsOnly",' && nrt c
 node cpu-c 16
 node cpu-d 18 && nrt cpu-d
 node cpu-f 16 && nrt cpu-f
+node cpu-g 16 '"node.koordinator.sh/numa-topology-policy": "SingleNUMANode",' && nrt cpu-g
 kubectl wait --for=condition=Ready node -l koord.test/cpu-e2e=true --timeout=60s >/dev/null &&
-  pass "five fake nodes Ready, cpu-a, cpu-b, cpu-d and cpu-f with a NodeResourceTopology"
+  pass "six fake nodes Ready, all but cpu-c with a NodeResourceTopology"
 
 # koord-extender starts after the NodeResourceTopologies exist, so its first sync has them (kube-
 # scheduler does not watch them: a pod refused for a topology not yet seen would wait minutes).
@@ -265,4 +271,52 @@ else
   fail "F: owner: $(explain f-owner), reservation-allocated '$(allocated)'"
 fi
 
+# G. (v1.6) A Reservation holds NUMA resources; its owner is placed on them, others elsewhere.
+cat <<YAML | kubectl apply -f - >/dev/null
+{"apiVersion": "scheduling.koordinator.sh/v1alpha1", "kind": "Reservation",
+ "metadata": {"name": "cpu-e2e-numa", "labels": {"koord.test/cpu-e2e": "true"}},
+ "spec": {"allocateOnce": true,
+   "owners": [{"labelSelector": {"matchLabels": {"app": "cpu-e2e-numa-owner"}}}],
+   "template": {"metadata": {"labels": {"koordinator.sh/qosClass": "LS", "koordinator.sh/priority-class": "koord-prod"}},
+     "spec": {"nodeSelector": {"koord.test/node": "cpu-g"},
+       "tolerations": [{"key": "kwok.x-k8s.io/node", "operator": "Exists", "effect": "NoSchedule"}],
+       "containers": [{"name": "c", "image": "fake", "resources": {
+         "requests": {"cpu": "6", "memory": "1Gi"}, "limits": {"cpu": "6", "memory": "1Gi"}}}]}}}}
+YAML
+# numa_nodes JSON: the NUMA node ids of a resource-status's numaNodeResources, comma-separated.
+numa_nodes() { python3 -c 'import json,sys; print(",".join(str(n["node"]) for n in json.loads(sys.argv[1] or "{}").get("numaNodeResources", [])))' "$1" 2>/dev/null || true; }
+g_status() { field reservation cpu-e2e-numa -o jsonpath='{.metadata.annotations.scheduling\.koordinator\.sh/resource-status}'; }
+g_available() { [ "$(field reservation cpu-e2e-numa -o jsonpath='{.status.phase}')" = Available ] && [ -n "$(g_status)" ]; }
+held_numa=""
+if wait_for 60 g_available && [[ "$(numa_nodes "$(g_status)")" =~ ^[01]$ ]]; then
+  held_numa="$(numa_nodes "$(g_status)")"
+  pass "G: Reservation Available on cpu-g holding NUMA node $held_numa: $(g_status)"
+else
+  fail "G: Reservation phase '$(field reservation cpu-e2e-numa -o jsonpath='{.status.phase}')', resource-status '$(g_status)'"
+fi
+pod g-other cpu-g 6 LS
+if wait_for 30 bound g-other && [ -n "$held_numa" ] &&
+   [ "$(numa_nodes "$(resource_status g-other)")" = "$((1 - held_numa))" ]; then
+  pass "G: a pod that does not own it goes to the other NUMA node: $(resource_status g-other)"
+else
+  fail "G: non-owner: $(explain g-other)"
+fi
+cat <<YAML | kubectl apply -f - >/dev/null
+{"apiVersion": "v1", "kind": "Pod",
+ "metadata": {"name": "g-owner", "namespace": "$ns",
+   "labels": {"app": "cpu-e2e-numa-owner", "koordinator.sh/qosClass": "LS", "koordinator.sh/priority-class": "koord-prod"}},
+ "spec": {"schedulerName": "koord-scheduler", "nodeSelector": {"koord.test/node": "cpu-g"},
+   "tolerations": [{"key": "kwok.x-k8s.io/node", "operator": "Exists", "effect": "NoSchedule"}],
+   "containers": [{"name": "c", "image": "fake", "resources": {
+     "requests": {"cpu": "6", "memory": "1Gi"}, "limits": {"cpu": "6", "memory": "1Gi"}}}]}}
+YAML
+g_allocated() { field pod -n "$ns" g-owner -o jsonpath='{.metadata.annotations.scheduling\.koordinator\.sh/reservation-allocated}'; }
+if wait_for 30 bound g-owner && [[ "$(g_allocated)" == *cpu-e2e-numa* ]] && [ -n "$held_numa" ] &&
+   [ "$(numa_nodes "$(resource_status g-owner)")" = "$held_numa" ]; then
+  pass "G: the owner is bound into it ($(g_allocated)) on its NUMA node: $(resource_status g-owner)"
+else
+  fail "G: owner: $(explain g-owner), reservation-allocated '$(g_allocated)'"
+fi
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "cpu orchestration e2e: all checks passed"
