@@ -126,6 +126,8 @@ void ReservationController::placePending(const std::shared_ptr<const sched::Rese
     options_.logger.warn(
         "failed to allocate for reservation",
         {{"reservation", r->metadata.name}, {"error", annotations.status().message()}});
+    // Tried again once the reservation or the cluster changes, not on every sync.
+    unplaced_[r->metadata.name] = {r->metadata.resourceVersion, generation};
     return;
   }
   std::shared_ptr<const sched::Reservation> current = r;
