@@ -32,10 +32,23 @@ PROGRAM_PARTS = {
                  "reservation", "app"],
     "agent": ["system", "devices", "metriccache", "metricsadvisor", "resourceexecutor",
               "statesinformer", "reporters", "runtimehooks", "qosmanager", "app"],
-    "manager": ["descheduler/config", "controller", "sloconfig", "noderesource", "nodeslo",
+    "manager": ["descheduler/config", "descheduler/framework", "descheduler/migration",
+                "descheduler/plugins/pod_lifecycle", "descheduler/plugins/node_rules",
+                "descheduler/plugins/spreading", "descheduler/plugins/utilization",
+                "descheduler/plugins/lownodeload", "descheduler/app", "controller", "sloconfig", "noderesource", "nodeslo",
                 "nodedevice", "webhook", "cert", "app"],
 }
-SPECIAL = {"manager/descheduler/config": "koord_descheduler_config"}
+SPECIAL = {
+    "manager/descheduler/config": "koord_descheduler_config",
+    "manager/descheduler/framework": "koord_descheduler_framework",
+    "manager/descheduler/migration": "koord_descheduler_migration",
+    "manager/descheduler/plugins/pod_lifecycle": "koord_descheduler_pod_lifecycle",
+    "manager/descheduler/plugins/node_rules": "koord_descheduler_node_rules",
+    "manager/descheduler/plugins/spreading": "koord_descheduler_spreading",
+    "manager/descheduler/plugins/utilization": "koord_descheduler_utilization",
+    "manager/descheduler/plugins/lownodeload": "koord_descheduler_lownodeload",
+    "manager/descheduler/app": "koord_descheduler_app",
+}
 
 
 def owner(rel):
