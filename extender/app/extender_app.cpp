@@ -46,7 +46,9 @@ int runExtender(int argc, const char* const* argv, std::ostream& out, std::ostre
   FlagSet flags(
       "koord-extender",
       "An HTTP scheduler extender for a stock kube-scheduler (filter, prioritize, preempt,\n"
-      "bind). Its plugins: PriorityQoS (QoS class and priority band), NodeReservation\n"
+      "bind). Its plugins: LoadAwareScheduling (node load from NodeMetrics, with estimates\n"
+      "of pods placed since the last report), PriorityQoS (QoS class and priority band),\n"
+      "NodeReservation "
       "(node.koordinator.sh/reservation), BatchResources (batch/mid resources),\n"
       "NodeNUMAResource (cpusets for LSE/LSR pods, NUMA topology policies),\n"
       "DeviceResources (GPU and RDMA requests against node totals) and Reservation; it also\n"

@@ -222,8 +222,8 @@ uint16_t ServerConfiguration::port() const {
 
 std::vector<PluginConfiguration> defaultPlugins() {
   std::vector<PluginConfiguration> configs;
-  for (std::string& name : plugins::defaultPluginNames())
-    configs.push_back({std::move(name), 1, nullptr});
+  for (auto& [name, args] : plugins::defaultProfile())
+    configs.push_back({std::move(name), 1, std::move(args)});
   return configs;
 }
 

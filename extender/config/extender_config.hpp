@@ -93,9 +93,10 @@ struct KoordExtenderConfiguration {
   std::vector<PluginConfiguration> plugins;  // defaultPlugins() when the file has no `plugins`
 };
 
-// Every built-in plugin in the registry's order (plugins::defaultPluginNames(): NodeReservation,
-// PriorityQoS, BatchResources, DeviceResources, Reservation, NodeNUMAResource), weight 1, default
-// args.
+// Every built-in plugin in the registry's order (plugins::defaultPluginNames():
+// LoadAwareScheduling, NodeReservation, PriorityQoS, BatchResources, DeviceResources, Reservation,
+// NodeNUMAResource), weight 1, the default profile's args (plugins::defaultProfile():
+// LoadAwareScheduling gets Koordinator's chart args, the others their own defaults).
 [[nodiscard]] std::vector<PluginConfiguration> defaultPlugins();
 
 // The configuration with every default (what an empty file would give).

@@ -4,6 +4,18 @@
 
 namespace koord::extender::framework {
 
+Status Registry::replace(const std::string& name, PluginFactory factory) {
+  if (!factory) {
+    return Status::invalidArgument("failed to replace plugin '" + name + "': no factory");
+  }
+  auto it = factories_.find(name);
+  if (it == factories_.end()) {
+    return Status::notFound("failed to replace plugin '" + name + "': it is not registered");
+  }
+  it->second = std::move(factory);
+  return Status::ok();
+}
+
 Status Registry::add(std::string name, PluginFactory factory) {
   if (name.empty()) {
     return Status::invalidArgument("failed to register plugin '': the name is empty");

@@ -25,6 +25,10 @@ class Registry {
  public:
   // kAlreadyExists when `name` is taken.
   [[nodiscard]] Status add(std::string name, PluginFactory factory);
+  // Swaps the factory of a registered name (a caller that needs a plugin built differently, e.g.
+  // the simulator's clock); kNotFound when `name` is not registered, kInvalidArgument without a
+  // factory.
+  [[nodiscard]] Status replace(const std::string& name, PluginFactory factory);
   // nullptr when unknown.
   [[nodiscard]] const PluginFactory* find(const std::string& name) const;
   // Registered names, sorted.

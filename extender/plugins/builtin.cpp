@@ -7,6 +7,7 @@
 #include "extender/plugins/batch_resources/batch_resources.hpp"
 #include "extender/plugins/device_resources/device_resources.hpp"
 #include "extender/plugins/kube/kube_plugins.hpp"
+#include "extender/plugins/load_aware/load_aware.hpp"
 #include "extender/plugins/node_numa_resource/node_numa_resource.hpp"
 #include "extender/plugins/node_reservation/node_reservation.hpp"
 #include "extender/plugins/priority_qos/priority_qos.hpp"
@@ -22,6 +23,13 @@ std::vector<BuiltinPlugin> builtinPluginList() {
        [](framework::ClusterState& c) { node_reservation::AnnotatedNodes::install(c); }},
       {priority_qos::kName, priority_qos::create},
       {batch_resources::kName, batch_resources::create},
+      // After the checks kube-scheduler's NodeResourcesFit makes in Koordinator (node reservation,
+      // batch resources) and before its out-of-tree plugins, as in Koordinator's filter order.
+      {load_aware::kName,
+       load_aware::create,
+       {framework::KindOf<api::slo::NodeMetric>::kName},
+       nullptr,
+       load_aware::defaultProfileArgs},
       {device_resources::kName, device_resources::create},
       {reservation::kName,
        reservation::create,
@@ -36,6 +44,14 @@ std::vector<BuiltinPlugin> builtinPluginList() {
          node_numa_resource::NodeLabelPolicies::install(c);
        }},
   };
+}
+
+std::vector<std::pair<std::string, api::Json>> defaultProfile() {
+  std::vector<std::pair<std::string, api::Json>> profile;
+  for (const BuiltinPlugin& plugin : builtinPluginList())
+    profile.emplace_back(plugin.name,
+                         plugin.profile_args != nullptr ? plugin.profile_args() : api::Json());
+  return profile;
 }
 
 std::vector<std::string> defaultPluginNames() {
@@ -82,9 +98,10 @@ framework::Registry placementRegistry() {
 
 std::vector<framework::PluginConfig> simulatorDefaultConfigs() {
   std::vector<framework::PluginConfig> configs = kube::filterConfigs();
-  for (const BuiltinPlugin& plugin : builtinPluginList()) {
+  for (auto& [name, args] : defaultProfile()) {
     framework::PluginConfig config;
-    config.name = std::string(plugin.name);
+    config.name = std::move(name);
+    config.args = std::move(args);
     configs.push_back(std::move(config));
   }
   return configs;

@@ -30,11 +30,18 @@ struct BuiltinPlugin {
   // Adds the node data sources (framework/node_data.hpp) the plugin reads through
   // ClusterView::nodeData<T>() to a ClusterState; nullptr when it reads none.
   void (*node_data)(framework::ClusterState& cluster) = nullptr;
+  // The args the default profile gives it (those of Koordinator's chart); nullptr: none, the
+  // plugin's own defaults.
+  api::Json (*profile_args)() = nullptr;
 };
 
-// NodeReservation, PriorityQoS, BatchResources, DeviceResources, Reservation, NodeNUMAResource: the
-// default order.
+// LoadAwareScheduling, NodeReservation, PriorityQoS, BatchResources, DeviceResources, Reservation,
+// NodeNUMAResource: the default order.
 [[nodiscard]] std::vector<BuiltinPlugin> builtinPluginList();
+
+// The default profile: every built-in plugin in order with the args it gets when a configuration
+// names no plugins (the shipped deploy/extender-config and the chart spell out the same).
+[[nodiscard]] std::vector<std::pair<std::string, api::Json>> defaultProfile();
 
 // The names of builtinPluginList(), in order.
 [[nodiscard]] std::vector<std::string> defaultPluginNames();

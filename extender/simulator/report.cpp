@@ -1,6 +1,7 @@
 #include "extender/simulator/report.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -281,6 +282,73 @@ void writeNodeCpus(const SimulationResult& result, std::ostream& out) {
   }
 }
 
+// An estimate is rarely a whole number of Mi: memory shows rounded to Mi unless exact.
+std::string loadQuantityText(std::string_view resource, int64_t value) {
+  constexpr int64_t kMi = int64_t{1} << 20;
+  if (resource == "memory" && value % kMi != 0)
+    return std::to_string((value + kMi / 2) / kMi) + "Mi";
+  return quantityText(resource, value);
+}
+
+// "<percent>% (<amount>)" of one resource of a node's load.
+std::string loadText(const NodeLoadUsage& load, size_t i, const std::vector<int64_t>& values) {
+  const int64_t total = load.allocatable[i];
+  std::string text = loadQuantityText(load.resources[i], values[i]);
+  if (total > 0)
+    text = std::to_string((values[i] * 100 + total / 2) / total) + "% (" + text + ")";
+  return text;
+}
+
+Json loadJson(const NodeLoadUsage& load) {
+  Json reported = Json::object();
+  Json estimated = Json::object();
+  Json allocatable = Json::object();
+  for (size_t i = 0; i < load.resources.size(); ++i) {
+    reported[load.resources[i]] = loadQuantityText(load.resources[i], load.reported[i]);
+    estimated[load.resources[i]] = loadQuantityText(load.resources[i], load.estimated[i]);
+    allocatable[load.resources[i]] = loadQuantityText(load.resources[i], load.allocatable[i]);
+  }
+  return {{"updateTime", load.update_time},
+          {"expired", load.expired},
+          {"reported", std::move(reported)},
+          {"estimated", std::move(estimated)},
+          {"allocatable", std::move(allocatable)}};
+}
+
+// The LOAD section: nodes with a NodeMetric, when LoadAwareScheduling is enabled.
+void writeNodeLoad(const SimulationResult& result, std::ostream& out) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& n : result.nodes) {
+    if (!n.load)
+      continue;
+    const NodeLoadUsage& load = *n.load;
+    if (rows.empty()) {
+      std::vector<std::string> header = {"NODE"};
+      for (const auto& name : load.resources) {
+        std::string upper = name;
+        for (char& ch : upper)
+          ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        header.push_back(upper + " REPORTED");
+        header.push_back(upper + " ESTIMATED");
+      }
+      header.emplace_back("NODEMETRIC");
+      rows.push_back(std::move(header));
+    }
+    std::vector<std::string> row = {n.name};
+    for (size_t i = 0; i < load.resources.size(); ++i) {
+      row.push_back(loadText(load, i, load.reported));
+      row.push_back(loadText(load, i, load.estimated));
+    }
+    row.push_back(load.update_time + (load.expired ? " (expired)" : ""));
+    rows.push_back(std::move(row));
+  }
+  if (rows.empty())
+    return;
+  out << "\nLOAD (LoadAwareScheduling: NodeMetric usage, and estimated with the pods it does not "
+         "show yet, after placement)\n";
+  writeRows(rows, out);
+}
+
 }  // namespace
 
 Json reportJson(const SimulationResult& result) {
@@ -331,6 +399,8 @@ Json reportJson(const SimulationResult& result) {
     } else if (n.cpus) {
       node["cpus"] = cpuSummaryJson(*n.cpus);
     }
+    if (n.load)
+      node["load"] = loadJson(*n.load);
     nodes.push_back(std::move(node));
   }
   Json reservations = Json::array();
@@ -449,6 +519,7 @@ void writeTable(const SimulationResult& result, std::ostream& out) {
   }
   writeRows(node_rows, out);
   writeNodeCpus(result, out);
+  writeNodeLoad(result, out);
   if (!result.other_kinds.empty()) {
     out << "\nOTHER OBJECTS (validated, not placed)\n";
     for (const auto& [kind, count] : result.other_kinds) {

@@ -12,6 +12,7 @@
 #include "extender/plugins/builtin.hpp"
 #include "extender/plugins/common/reservation_state.hpp"
 #include "extender/plugins/kube/prioritize.hpp"
+#include "extender/plugins/load_aware/load_aware.hpp"
 #include "extender/plugins/node_numa_resource/cpu_summary.hpp"
 #include "extender/plugins/node_numa_resource/node_numa_resource.hpp"
 #include "extender/plugins/node_reservation/node_reservation.hpp"
@@ -19,6 +20,7 @@
 #include "extender/reservation/lifecycle.hpp"
 #include "extender/reservation/placement.hpp"
 #include "koord/api/core/pod_helpers.hpp"
+#include "koord/api/core/time.hpp"
 #include "koord/api/extension/reservation.hpp"
 #include "koord/api/well_known.hpp"
 #include "koord/common/clock.hpp"
@@ -227,9 +229,59 @@ class Simulation {
       KOORD_ASSIGN_OR_RETURN(numa_plugin_,
                              plugins::node_numa_resource::create(config.args, handle_));
     }
-    KOORD_ASSIGN_OR_RETURN(runtime_, framework::Runtime::create(plugins::placementRegistry(),
-                                                                handle_, runtime_options));
+    framework::Registry registry = plugins::placementRegistry();
+    if (const std::optional<plugins::load_aware::WallTime> now = newestNodeMetricTime()) {
+      const plugins::load_aware::WallTime at = *now;
+      KOORD_RETURN_IF_ERROR(
+          registry.replace(std::string(plugins::load_aware::kName),
+                           plugins::load_aware::factoryWithClock([at] { return at; })));
+    }
+    for (const auto& config : runtime_options.plugins) {
+      if (config.name != plugins::load_aware::kName)
+        continue;
+      // A second instance for the report, on the same clock as the runtime's.
+      KOORD_ASSIGN_OR_RETURN(load_plugin_, (*registry.find(config.name))(config.args, handle_));
+    }
+    KOORD_ASSIGN_OR_RETURN(runtime_,
+                           framework::Runtime::create(registry, handle_, runtime_options));
     return Status::ok();
+  }
+
+  // The newest status.updateTime among the input's NodeMetrics (unreadable ones skipped).
+  std::optional<plugins::load_aware::WallTime> newestNodeMetricTime() const {
+    auto it = input_.objects.find(std::string(framework::KindOf<api::slo::NodeMetric>::kName));
+    if (it == input_.objects.end())
+      return std::nullopt;
+    std::optional<plugins::load_aware::WallTime> newest;
+    for (const auto& object : it->second) {
+      const auto* metric = static_cast<const api::slo::NodeMetric*>(object.get());
+      if (!metric->status.updateTime)
+        continue;
+      auto at = api::core::parseTime(*metric->status.updateTime);
+      if (at.ok() && (!newest || *at > *newest))
+        newest = *at;
+    }
+    return newest;
+  }
+
+  // The node's load as LoadAwareScheduling sees it, when it is enabled and has a NodeMetric.
+  std::optional<NodeLoadUsage> loadOf(const framework::NodeInfo& node) const {
+    const auto* plugin =
+        dynamic_cast<const plugins::load_aware::LoadAwarePlugin*>(load_plugin_.get());
+    if (plugin == nullptr)
+      return std::nullopt;
+    const std::optional<plugins::load_aware::NodeUsageReport> report = plugin->nodeUsage(node);
+    if (!report)
+      return std::nullopt;
+    NodeLoadUsage load;
+    for (size_t i = 0; i < plugin->resourceNames().size(); ++i)
+      load.resources.push_back(plugin->resourceNames().name(i));
+    load.reported = report->reported;
+    load.estimated = report->estimated;
+    load.allocatable = report->allocatable;
+    load.expired = report->expired;
+    load.update_time = report->update_time;
+    return load;
   }
 
   // Places the pending reservations due before `pod` (all that are left when it is nullptr).
@@ -393,6 +445,7 @@ class Simulation {
         usage.reservation_error = reserved.status().message();
       }
       usage.cpus = cpusOf(*node);
+      usage.load = loadOf(*node);
       result_.nodes.push_back(std::move(usage));
     }
   }
@@ -407,6 +460,8 @@ class Simulation {
   framework::BasicHandle handle_{state_, clock_, log::Logger{}, &objects_, &allocations_};
   std::unique_ptr<framework::Runtime> runtime_;
   std::unique_ptr<framework::Plugin> numa_plugin_;  // NodeNUMAResource for the report; may be null
+  std::unique_ptr<framework::Plugin>
+      load_plugin_;  // LoadAwareScheduling for the report; may be null
   SimulationResult result_;
   RecordingBinder binder_;
   // Reservations: input indexes of the pending ones (oldest first) and the next to place.

@@ -16,6 +16,10 @@
 // default score plugins plus koord-extender's score times `extender_weight` times 10); ties go to
 // the first in that rotation.
 //
+// NodeMetrics: LoadAwareScheduling judges their age, and dates the pods it estimates, against the
+// newest updateTime among the input's NodeMetrics (the moment the input was captured), not the
+// system clock, so that a captured cluster reads the same whenever it is simulated.
+//
 // Thread safety: simulate() is a pure function of its arguments (it may use worker threads).
 #pragma once
 
@@ -66,6 +70,18 @@ struct PodPlacement {
   std::vector<api::extension::NUMANodeResource> numa_resources;
 };
 
+// A node's load as LoadAwareScheduling sees it after placement (its NodeMetric's usage plus the
+// estimates of the pods the metric does not show yet: the bound pods placed after its updateTime
+// and every pod this run placed), per resource it accounts ("cpu" in milli-CPU, "memory" in bytes).
+struct NodeLoadUsage {
+  std::vector<std::string> resources;
+  std::vector<int64_t> reported;
+  std::vector<int64_t> estimated;
+  std::vector<int64_t> allocatable;
+  bool expired = false;  // older than nodeMetricExpirationSeconds before the newest NodeMetric
+  std::string update_time;
+};
+
 struct NodeUsage {
   std::string name;
   framework::Resource allocatable;
@@ -77,6 +93,8 @@ struct NodeUsage {
   // enabled and the input has a NodeResourceTopology for the node; `invalid` set when that topology
   // cannot be used (the reason cpuset pods read).
   std::optional<plugins::node_numa_resource::CPUSummary> cpus;
+  // Only when LoadAwareScheduling is enabled and the node has a NodeMetric with a nodeMetric.
+  std::optional<NodeLoadUsage> load;
 };
 
 // One Reservation of the input and what the run did with it.

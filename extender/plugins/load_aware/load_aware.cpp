@@ -157,6 +157,29 @@ PluginStatus LoadAwarePlugin::filter(const framework::CycleState& state, const P
   return PluginStatus::success();
 }
 
+std::optional<NodeUsageReport> LoadAwarePlugin::nodeUsage(const NodeInfo& node) const {
+  const WallTime now = wall_();
+  auto node_state = nodes_.get(node, handle_.objects().lister<api::slo::NodeMetric>(), now);
+  if (node_state->metric == nullptr || !node_state->view->has_node_metric)
+    return std::nullopt;
+  const MetricView& view = *node_state->view;
+  NodeUsageReport report;
+  report.reported = view.node_usage;
+  report.estimated = existingUsage(node_state->load, view, false, "", std::chrono::nanoseconds(0));
+  report.allocatable = node_state->facts->allocatable;
+  report.expired = view.expired(now, clampSeconds(args_.node_metric_expiration_seconds));
+  report.update_time = node_state->metric->status.updateTime.value_or("");
+  return report;
+}
+
+api::Json defaultProfileArgs() {
+  return {{"filterExpiredNodeMetrics", false},
+          {"nodeMetricExpirationSeconds", 300},
+          {"resourceWeights", {{"cpu", 1}, {"memory", 1}}},
+          {"usageThresholds", {{"cpu", 0}, {"memory", 0}}},
+          {"estimatedScalingFactors", {{"cpu", 85}, {"memory", 70}}}};
+}
+
 bool LoadAwarePlugin::scores(const framework::CycleState& /*state*/, const PodInfo& /*pod*/) const {
   return !allZero(weights_) || args_.dominant_resource_weight != 0;
 }

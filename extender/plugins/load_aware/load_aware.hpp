@@ -60,6 +60,16 @@ inline constexpr std::string_view kReasonNodeMetricExpired = "node(s) nodeMetric
 // The wall clock NodeMetric times are compared with (system_clock::now by default).
 using WallClock = std::function<WallTime()>;
 
+// One node's load as the plugin sees it (the simulator's LOAD section), per resource of
+// resourceNames() (integers: milli-CPU for cpu, bytes for memory).
+struct NodeUsageReport {
+  ResourceVector reported;     // the NodeMetric's status.nodeMetric.nodeUsage
+  ResourceVector estimated;    // what filter and score take the node to use before a new pod
+  ResourceVector allocatable;  // the raw-allocatable annotation's when set
+  bool expired = false;        // not updated for nodeMetricExpirationSeconds
+  std::string update_time;     // as written; "" when absent
+};
+
 class LoadAwarePlugin final : public framework::PreFilterPlugin,
                               public framework::FilterPlugin,
                               public framework::ScorePlugin,
@@ -85,6 +95,10 @@ class LoadAwarePlugin final : public framework::PreFilterPlugin,
   void unreserve(framework::CycleState& state, const framework::PodInfo& pod,
                  const std::string& node) override;
 
+  // `node`'s load now (the clock's time; binds in flight left out); nullopt when it has no
+  // NodeMetric with status.nodeMetric.
+  [[nodiscard]] std::optional<NodeUsageReport> nodeUsage(const framework::NodeInfo& node) const;
+
   [[nodiscard]] const LoadAwareArgs& args() const { return args_; }
   [[nodiscard]] const ResourceNames& resourceNames() const { return names_; }
 
@@ -106,6 +120,13 @@ class LoadAwarePlugin final : public framework::PreFilterPlugin,
   NodeLoadCache nodes_;
   MetricPresence presence_;
 };
+
+// The args Koordinator's chart gives the plugin, which koord's default profile gives it too:
+// {filterExpiredNodeMetrics: false, nodeMetricExpirationSeconds: 300, resourceWeights cpu 1
+// memory 1, usageThresholds cpu 0 memory 0 (no load filter: scoring only), estimatedScalingFactors
+// cpu 85 memory 70}. Args given explicitly start from the plugin's own defaults instead
+// (load_aware_args.hpp: thresholds cpu 65 memory 95, expired NodeMetrics filtered).
+[[nodiscard]] api::Json defaultProfileArgs();
 
 // The registry's factory: decodes the args (load_aware_args.hpp) and reads the system clock.
 [[nodiscard]] Result<std::unique_ptr<framework::Plugin>> create(const api::Json& args,

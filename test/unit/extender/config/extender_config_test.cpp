@@ -45,11 +45,18 @@ TEST(ExtenderConfigTest, HeaderOnlyGivesEveryDefault) {
   for (const PluginConfiguration& p : config->plugins) {
     names.push_back(p.name);
     EXPECT_EQ(p.weight, 1);
-    EXPECT_TRUE(p.args.is_null());
+    // The default profile: LoadAwareScheduling with Koordinator's chart args, the others with
+    // their own defaults.
+    if (p.name == "LoadAwareScheduling") {
+      EXPECT_EQ(p.args["usageThresholds"], (api::Json{{"cpu", 0}, {"memory", 0}}));
+      EXPECT_EQ(p.args["filterExpiredNodeMetrics"], false);
+    } else {
+      EXPECT_TRUE(p.args.is_null());
+    }
   }
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"NodeReservation", "PriorityQoS", "BatchResources",
-                                      "DeviceResources", "Reservation", "NodeNUMAResource"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"NodeReservation", "PriorityQoS", "BatchResources",
+                                             "LoadAwareScheduling", "DeviceResources",
+                                             "Reservation", "NodeNUMAResource"}));
 }
 
 TEST(ExtenderConfigTest, ReadsEveryField) {

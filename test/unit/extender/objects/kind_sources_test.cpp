@@ -167,16 +167,22 @@ std::vector<std::string> chartPlugins() {
                    "/charts/koordinator/templates/scheduler-config.yaml");
   std::vector<std::string> plugins;
   bool in_plugins = false;
+  size_t entry_indent = std::string::npos;  // the column of the entries' "- name: "
   for (std::string line; std::getline(in, line);) {
     if (line.find("plugins:") != std::string::npos) {
       in_plugins = true;
       continue;
     }
+    if (!in_plugins || line.empty())
+      continue;
     const size_t name = line.find("- name: ");
-    if (in_plugins && name != std::string::npos)
+    const size_t indent = line.find_first_not_of(' ');
+    if (name != std::string::npos && (entry_indent == std::string::npos || name == entry_indent)) {
+      entry_indent = name;
       plugins.push_back(line.substr(name + 8));
-    else if (in_plugins && !line.empty())
-      break;
+    } else if (entry_indent == std::string::npos || indent <= entry_indent) {
+      break;  // past the list
+    }         // else: an entry's args
   }
   return plugins;
 }

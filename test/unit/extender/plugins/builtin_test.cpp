@@ -12,8 +12,9 @@ namespace {
 TEST(BuiltinPluginsTest, ListsEveryPluginAndEachMakesItselfWithDefaults) {
   framework::Registry registry = builtinPlugins();
   EXPECT_EQ(registry.names(),
-            (std::vector<std::string>{"BatchResources", "DeviceResources", "NodeNUMAResource",
-                                      "NodeReservation", "PriorityQoS", "Reservation"}));
+            (std::vector<std::string>{"BatchResources", "DeviceResources", "LoadAwareScheduling",
+                                      "NodeNUMAResource", "NodeReservation", "PriorityQoS",
+                                      "Reservation"}));
   testing::TestHandle handle;
   for (const auto& name : registry.names()) {
     SCOPED_TRACE(name);
@@ -32,8 +33,9 @@ TEST(BuiltinPluginsTest, ListsEveryPluginAndEachMakesItselfWithDefaults) {
 // shipped deploy/extender-config, which extender_config_test holds to them) and the simulator run
 // the registry's list in the registry's order.
 TEST(BuiltinPluginsTest, ExtenderAndSimulatorRunTheRegistrysOrder) {
-  const std::vector<std::string> order = {"NodeReservation", "PriorityQoS", "BatchResources",
-                                          "DeviceResources", "Reservation", "NodeNUMAResource"};
+  const std::vector<std::string> order = {
+      "NodeReservation", "PriorityQoS", "BatchResources",  "LoadAwareScheduling",
+      "DeviceResources", "Reservation", "NodeNUMAResource"};
   EXPECT_EQ(defaultPluginNames(), order);
   std::vector<std::string> extender;
   for (const auto& plugin : config::defaultPlugins())
