@@ -214,6 +214,7 @@ for allowed in "list nodes" "watch pods" "patch pods" "create pods --subresource
                "list reservations.scheduling.koordinator.sh" "watch reservations.scheduling.koordinator.sh" \
                "update reservations.scheduling.koordinator.sh --subresource=status" \
                "delete reservations.scheduling.koordinator.sh" \
+               "list nodemetrics.slo.koordinator.sh" "watch nodemetrics.slo.koordinator.sh" \
                "update leases.coordination.k8s.io/koord-scheduler -n koordinator-system" \
                "update leases.coordination.k8s.io/koord-extender -n koordinator-system"; do
   # shellcheck disable=SC2086
@@ -223,7 +224,8 @@ done
 for refused in "delete nodes" "update deployments.apps" "create pods" "update nodes" \
                "update reservations.scheduling.koordinator.sh" "create reservations.scheduling.koordinator.sh" \
                "list secrets" "update leases.coordination.k8s.io/other -n koordinator-system" \
-               "list devices.scheduling.koordinator.sh" "list nodemetrics.slo.koordinator.sh"; do
+               "list devices.scheduling.koordinator.sh" "update nodemetrics.slo.koordinator.sh" \
+               "update nodemetrics.slo.koordinator.sh --subresource=status"; do
   # shellcheck disable=SC2086
   [ "$(can $refused)" = no ] && pass "refused: $refused" || fail "should be refused: $refused"
 done
