@@ -33,9 +33,15 @@ std::shared_ptr<const NodeState> NodeLoadCache::get(
   std::shared_ptr<const Entry> old;
   {
     std::shared_lock lock(mu_);
-    auto it = entries_.find(node.name());
-    if (it != entries_.end())
-      old = it->second;
+    // By the Node object first (a pointer hash), by name when the object is new to the cache.
+    auto by_node = by_node_.find(node.nodePtr().get());
+    if (by_node != by_node_.end()) {
+      old = by_node->second;
+    } else {
+      auto it = entries_.find(node.name());
+      if (it != entries_.end())
+        old = it->second;
+    }
   }
   // While the lister's count has not moved, its answer for the node has not either.
   std::shared_ptr<const api::slo::NodeMetric> metric;
@@ -108,8 +114,13 @@ void NodeLoadCache::store(const std::string& name, std::shared_ptr<const Entry> 
   if (entries_.size() >= sweep_at_) {
     for (auto it = entries_.begin(); it != entries_.end();)
       it = it->second->node_alive.expired() ? entries_.erase(it) : std::next(it);
+    for (auto it = by_node_.begin(); it != by_node_.end();)
+      it = it->second->node_alive.expired() ? by_node_.erase(it) : std::next(it);
     sweep_at_ = std::max<size_t>(1024, entries_.size() * 2);
   }
+  if (auto it = entries_.find(name); it != entries_.end() && it->second->node != entry->node)
+    by_node_.erase(it->second->node);
+  by_node_.insert_or_assign(entry->node, entry);
   entries_.insert_or_assign(name, std::move(entry));
 }
 

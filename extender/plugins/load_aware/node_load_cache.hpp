@@ -85,6 +85,8 @@ class NodeLoadCache {
   const UsageProfile& base_profile_;
   mutable std::shared_mutex mu_;
   mutable std::unordered_map<std::string, std::shared_ptr<const Entry>> entries_;
+  // The same entries by their Node object (the lookup of a filter or score call).
+  mutable std::unordered_map<const api::core::Node*, std::shared_ptr<const Entry>> by_node_;
   mutable size_t sweep_at_ = 1024;
 };
 
