@@ -8,7 +8,7 @@
 
 #include "koord/api/core/pod_helpers.hpp"
 #include "koord/api/core/selectors.hpp"
-#include "manager/descheduler/plugins/spreading/go_sort.hpp"
+#include "manager/descheduler/framework/go_sort.hpp"
 
 namespace koord::manager::descheduler::plugins::spreading {
 
@@ -172,7 +172,7 @@ bool lowerPriorityFirst(const PodPtr& a, const PodPtr& b) {
 }  // namespace podantiaffinity_detail
 
 void sortPodsByPriorityLowToHigh(std::vector<framework::PodPtr>& pods) {
-  goSortSlice(pods, podantiaffinity_detail::lowerPriorityFirst);
+  framework::goSortSlice(pods, podantiaffinity_detail::lowerPriorityFirst);
 }
 
 Result<PodScope> decodeRemovePodsViolatingInterPodAntiAffinityArgs(const nlohmann::json& args) {

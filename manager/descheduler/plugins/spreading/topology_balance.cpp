@@ -4,7 +4,7 @@
 #include <cmath>
 #include <unordered_map>
 
-#include "manager/descheduler/plugins/spreading/go_sort.hpp"
+#include "manager/descheduler/framework/go_sort.hpp"
 
 namespace koord::manager::descheduler::plugins::spreading {
 
@@ -68,7 +68,7 @@ std::vector<TopologyDomain> sortDomains(
   std::vector<TopologyDomain> sorted;
   for (const auto& [value, pods] : domains) {
     TopologyDomain domain{value, pods};
-    goSortSlice(domain.pods, [&](const PodPtr& a, const PodPtr& b) {
+    framework::goSortSlice(domain.pods, [&](const PodPtr& a, const PodPtr& b) {
       const bool ea = evictable(*a);
       const bool eb = evictable(*b);
       if (!ea || !eb) {
@@ -83,7 +83,7 @@ std::vector<TopologyDomain> sortDomains(
     });
     sorted.push_back(std::move(domain));
   }
-  goSortSlice(sorted, [](const TopologyDomain& a, const TopologyDomain& b) {
+  framework::goSortSlice(sorted, [](const TopologyDomain& a, const TopologyDomain& b) {
     return a.pods.size() < b.pods.size();
   });
   return sorted;

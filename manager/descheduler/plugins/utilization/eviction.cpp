@@ -4,7 +4,7 @@
 
 #include "koord/api/core/pod_helpers.hpp"
 #include "koord/api/core/taints.hpp"
-#include "manager/descheduler/plugins/utilization/go_sort.hpp"
+#include "manager/descheduler/framework/go_sort.hpp"
 
 namespace koord::manager::descheduler::utilization {
 
@@ -119,13 +119,13 @@ void evictFromNode(const std::vector<framework::PodPtr>& pods, NodeInfo& node,
 }  // namespace utileviction_detail
 
 void sortPodsByPriorityLowToHigh(std::vector<framework::PodPtr>& pods) {
-  goSliceSort(pods, [](const framework::PodPtr& a, const framework::PodPtr& b) {
+  framework::goSortSlice(pods, [](const framework::PodPtr& a, const framework::PodPtr& b) {
     return utileviction_detail::lowerPriorityFirst(*a, *b);
   });
 }
 
 void sortNodesByUsage(std::vector<NodeInfo>& nodes, bool ascending) {
-  goSliceSort(nodes, [ascending](const NodeInfo& a, const NodeInfo& b) {
+  framework::goSortSlice(nodes, [ascending](const NodeInfo& a, const NodeInfo& b) {
     const int64_t ka = usageSortKey(a.usage.usage);
     const int64_t kb = usageSortKey(b.usage.usage);
     return ascending ? ka < kb : ka > kb;

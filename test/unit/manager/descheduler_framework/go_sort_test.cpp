@@ -1,13 +1,13 @@
 // goSortSlice against Go's sort.Slice: the orders below are what Go 1.26 prints for the same
 // input and the same (non-strict) comparator, so ties must land exactly where Go puts them.
-#include "manager/descheduler/plugins/spreading/go_sort.hpp"
+#include "manager/descheduler/framework/go_sort.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <vector>
 
-namespace koord::manager::descheduler::plugins::spreading {
+namespace koord::manager::descheduler::framework {
 namespace {
 
 TEST(GoSortTest, MatchesGoSortSliceWithANonStrictComparator) {
@@ -60,4 +60,4 @@ TEST(GoSortTest, SortsWithAStrictComparator) {
 }
 
 }  // namespace
-}  // namespace koord::manager::descheduler::plugins::spreading
+}  // namespace koord::manager::descheduler::framework

@@ -1,13 +1,9 @@
-// goSliceSort: the element order Go's sort.Slice produces (pattern-defeating quicksort, insertion
-// sort for ranges of at most 12, heap sort when the recursion budget runs out, deterministic
-// pattern breaking). The community descheduler sorts nodes and pods with sort.Slice, and its
-// comparators are not always strict weak orders (two pods of one QoS class without the
-// prefer-no-eviction annotation are each "less" than the other), so the order of ties depends on
-// the algorithm itself. Reproducing it step for step keeps our choice of victims identical to the
-// community's for the same input order.
+// Go's sort.Slice (pattern-defeating quicksort, insertion sort up to 12 elements) reproduced step
+// for step, so that an unstable sort with a comparator that is not a strict weak order (the
+// community descheduler sorts pods with several) leaves equal elements in the same places as the
+// Go program would. goSortSlice(v, less) is sort.Slice(v, func(i, j) { return less(v[i], v[j]) }).
 //
-// Contract: `less(x, y)` may be any predicate (it need not be a strict weak order); every index
-// used stays inside the vector. Not stable. Header-only; thread-compatible.
+// Header-only; `less` is called on elements, any number of times; it must not modify them.
 #pragma once
 
 #include <bit>
@@ -16,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-namespace koord::manager::descheduler::utilization {
+namespace koord::manager::descheduler::framework {
 
 namespace gosort_detail {
 
@@ -29,35 +25,35 @@ class Sorter {
 
   void run() {
     const auto n = static_cast<int64_t>(data_.size());
-    const int limit = static_cast<int>(std::bit_width(static_cast<uint64_t>(n)));
-    pdqsort(0, n, limit);
+    pdqsort(0, n, static_cast<int>(std::bit_width(static_cast<uint64_t>(n))));
   }
 
  private:
-  bool lt(int64_t i, int64_t j) const {
-    return less_(data_[static_cast<size_t>(i)], data_[static_cast<size_t>(j)]);
-  }
-  void swap(int64_t i, int64_t j) {
-    std::swap(data_[static_cast<size_t>(i)], data_[static_cast<size_t>(j)]);
-  }
+  bool lt(int64_t i, int64_t j) const { return less_(data_[idx(i)], data_[idx(j)]); }
+  void swap(int64_t i, int64_t j) { std::swap(data_[idx(i)], data_[idx(j)]); }
+  static size_t idx(int64_t i) { return static_cast<size_t>(i); }
 
   void insertionSort(int64_t a, int64_t b) {
     for (int64_t i = a + 1; i < b; ++i) {
-      for (int64_t j = i; j > a && lt(j, j - 1); --j)
+      for (int64_t j = i; j > a && lt(j, j - 1); --j) {
         swap(j, j - 1);
+      }
     }
   }
 
   void siftDown(int64_t lo, int64_t hi, int64_t first) {
     int64_t root = lo;
-    for (;;) {
+    while (true) {
       int64_t child = 2 * root + 1;
-      if (child >= hi)
+      if (child >= hi) {
         return;
-      if (child + 1 < hi && lt(first + child, first + child + 1))
+      }
+      if (child + 1 < hi && lt(first + child, first + child + 1)) {
         ++child;
-      if (!lt(first + root, first + child))
+      }
+      if (!lt(first + root, first + child)) {
         return;
+      }
       swap(first + root, first + child);
       root = child;
     }
@@ -66,8 +62,9 @@ class Sorter {
   void heapSort(int64_t a, int64_t b) {
     const int64_t first = a;
     const int64_t hi = b - a;
-    for (int64_t i = (hi - 1) / 2; i >= 0; --i)
+    for (int64_t i = (hi - 1) / 2; i >= 0; --i) {
       siftDown(i, hi, first);
+    }
     for (int64_t i = hi - 1; i >= 0; --i) {
       swap(first, first + i);
       siftDown(0, i, first);
@@ -78,7 +75,7 @@ class Sorter {
     constexpr int64_t kMaxInsertion = 12;
     bool was_balanced = true;
     bool was_partitioned = true;
-    for (;;) {
+    while (true) {
       const int64_t length = b - a;
       if (length <= kMaxInsertion) {
         insertionSort(a, b);
@@ -108,15 +105,15 @@ class Sorter {
       }
       auto [mid, already] = partition(a, b, pivot);
       was_partitioned = already;
-      const int64_t left_len = mid - a;
-      const int64_t right_len = b - mid;
-      const int64_t balance_threshold = length / 8;
-      if (left_len < right_len) {
-        was_balanced = left_len >= balance_threshold;
+      const int64_t left = mid - a;
+      const int64_t right = b - mid;
+      const int64_t threshold = length / 8;
+      if (left < right) {
+        was_balanced = left >= threshold;
         pdqsort(a, mid, limit);
         a = mid + 1;
       } else {
-        was_balanced = right_len >= balance_threshold;
+        was_balanced = right >= threshold;
         pdqsort(mid + 1, b, limit);
         b = mid;
       }
@@ -127,10 +124,12 @@ class Sorter {
     swap(a, pivot);
     int64_t i = a + 1;
     int64_t j = b - 1;
-    while (i <= j && lt(i, a))
+    while (i <= j && lt(i, a)) {
       ++i;
-    while (i <= j && !lt(j, a))
+    }
+    while (i <= j && !lt(j, a)) {
       --j;
+    }
     if (i > j) {
       swap(j, a);
       return {j, true};
@@ -138,13 +137,16 @@ class Sorter {
     swap(i, j);
     ++i;
     --j;
-    for (;;) {
-      while (i <= j && lt(i, a))
+    while (true) {
+      while (i <= j && lt(i, a)) {
         ++i;
-      while (i <= j && !lt(j, a))
+      }
+      while (i <= j && !lt(j, a)) {
         --j;
-      if (i > j)
+      }
+      if (i > j) {
         break;
+      }
       swap(i, j);
       ++i;
       --j;
@@ -157,13 +159,16 @@ class Sorter {
     swap(a, pivot);
     int64_t i = a + 1;
     int64_t j = b - 1;
-    for (;;) {
-      while (i <= j && !lt(a, i))
+    while (true) {
+      while (i <= j && !lt(a, i)) {
         ++i;
-      while (i <= j && lt(a, j))
+      }
+      while (i <= j && lt(a, j)) {
         --j;
-      if (i > j)
+      }
+      if (i > j) {
         break;
+      }
       swap(i, j);
       ++i;
       --j;
@@ -176,26 +181,30 @@ class Sorter {
     constexpr int64_t kShortestShifting = 50;
     int64_t i = a + 1;
     for (int step = 0; step < kMaxSteps; ++step) {
-      while (i < b && !lt(i, i - 1))
+      while (i < b && !lt(i, i - 1)) {
         ++i;
-      if (i == b)
+      }
+      if (i == b) {
         return true;
-      if (b - a < kShortestShifting)
+      }
+      if (b - a < kShortestShifting) {
         return false;
+      }
       swap(i, i - 1);
-      // Go shifts down to index 1 of the whole slice, not of the range; kept as it is.
       if (i - a >= 2) {
-        for (int64_t k = i - 1; k >= 1; --k) {
-          if (!lt(k, k - 1))
+        for (int64_t j = i - 1; j >= 1; --j) {
+          if (!lt(j, j - 1)) {
             break;
-          swap(k, k - 1);
+          }
+          swap(j, j - 1);
         }
       }
       if (b - i >= 2) {
-        for (int64_t k = i + 1; k < b; ++k) {
-          if (!lt(k, k - 1))
+        for (int64_t j = i + 1; j < b; ++j) {
+          if (!lt(j, j - 1)) {
             break;
-          swap(k, k - 1);
+          }
+          swap(j, j - 1);
         }
       }
     }
@@ -204,18 +213,20 @@ class Sorter {
 
   void breakPatterns(int64_t a, int64_t b) {
     const int64_t length = b - a;
-    if (length < 8)
+    if (length < 8) {
       return;
+    }
     auto random = static_cast<uint64_t>(length);
     const uint64_t modulus = uint64_t{1} << std::bit_width(static_cast<uint64_t>(length));
-    for (int64_t idx = a + (length / 4) * 2 - 1; idx <= a + (length / 4) * 2 + 1; ++idx) {
+    for (int64_t k = a + (length / 4) * 2 - 1; k <= a + (length / 4) * 2 + 1; ++k) {
       random ^= random << 13;
       random ^= random >> 7;
       random ^= random << 17;
       auto other = static_cast<int64_t>(random & (modulus - 1));
-      if (other >= length)
+      if (other >= length) {
         other -= length;
-      swap(idx, a + other);
+      }
+      swap(k, a + other);
     }
   }
 
@@ -235,10 +246,12 @@ class Sorter {
       }
       j = median(i, j, k, swaps);
     }
-    if (swaps == 0)
+    if (swaps == 0) {
       return {j, Hint::kIncreasing};
-    if (swaps == kMaxSwaps)
+    }
+    if (swaps == kMaxSwaps) {
       return {j, Hint::kDecreasing};
+    }
     return {j, Hint::kUnknown};
   }
 
@@ -257,8 +270,9 @@ class Sorter {
   }
 
   void reverseRange(int64_t a, int64_t b) {
-    for (int64_t i = a, j = b - 1; i < j; ++i, --j)
+    for (int64_t i = a, j = b - 1; i < j; ++i, --j) {
       swap(i, j);
+    }
   }
 
   std::vector<T>& data_;
@@ -267,10 +281,9 @@ class Sorter {
 
 }  // namespace gosort_detail
 
-// Sorts `data` in place exactly as Go's sort.Slice(data, less) would.
 template <typename T, typename Less>
-void goSliceSort(std::vector<T>& data, const Less& less) {
+void goSortSlice(std::vector<T>& data, const Less& less) {
   gosort_detail::Sorter<T, Less>(data, less).run();
 }
 
-}  // namespace koord::manager::descheduler::utilization
+}  // namespace koord::manager::descheduler::framework

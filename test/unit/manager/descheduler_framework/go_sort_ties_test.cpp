@@ -1,12 +1,12 @@
 // goSliceSort must leave elements exactly where Go's sort.Slice does, ties included: the
 // expected orders below were produced by Go 1.26's sort.Slice on the same input.
-#include "manager/descheduler/plugins/utilization/go_sort.hpp"
-
 #include <gtest/gtest.h>
 
 #include <vector>
 
-namespace koord::manager::descheduler::utilization {
+#include "manager/descheduler/framework/go_sort.hpp"
+
+namespace koord::manager::descheduler::framework {
 namespace gosort_test {
 
 struct Item {
@@ -18,7 +18,7 @@ std::vector<int> sortedIds(int n, bool less_or_equal) {
   std::vector<Item> items;
   for (int i = 0; i < n; ++i)
     items.push_back({(i * 7) % 13, i});
-  goSliceSort(items, [less_or_equal](const Item& a, const Item& b) {
+  goSortSlice(items, [less_or_equal](const Item& a, const Item& b) {
     return less_or_equal ? a.key <= b.key : a.key < b.key;
   });
   std::vector<int> ids;
@@ -29,7 +29,7 @@ std::vector<int> sortedIds(int n, bool less_or_equal) {
 
 TEST(GoSliceSort, SmallSliceTiesAreReversedByInsertionSortWithATrueBothWaysComparator) {
   std::vector<int> v = {1, 2, 3, 4, 5};
-  goSliceSort(v, [](int, int) { return true; });
+  goSortSlice(v, [](int, int) { return true; });
   EXPECT_EQ(v, (std::vector<int>{5, 4, 3, 2, 1}));
 }
 
@@ -66,4 +66,4 @@ TEST(GoSliceSort, MatchesGoOnTwoHundredElementsThroughPatternBreaking) {
 }
 
 }  // namespace gosort_test
-}  // namespace koord::manager::descheduler::utilization
+}  // namespace koord::manager::descheduler::framework
