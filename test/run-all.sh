@@ -17,6 +17,8 @@ stage() { echo "=== [$((SECONDS - started))s] $*"; }
 bash cmake/install-deps.sh
 stage "control plane binaries"
 bash test/controlplane/build-binaries.sh --node
+stage "the community descheduler v0.36.0 (integration.e2e.descheduler_upstream compares ours with it)"
+bash test/controlplane/build-descheduler.sh
 
 stage "build: asan (the unit tests only: all that runs under the sanitizers)"
 cmake --preset asan >/dev/null

@@ -15,7 +15,7 @@ docs/features.tsv lists each feature as built or not-yet. This script fails, nam
    itself" as not-yet.
 
 Usage: check_claims.py --source DIR --build DIR --ctest CTEST
-           [--extender BIN] [--agent BIN] [--manager BIN]
+           [--extender BIN] [--agent BIN] [--manager BIN] [--descheduler BIN]
 """
 
 import argparse
@@ -254,8 +254,9 @@ def main():
     parser.add_argument("--extender")
     parser.add_argument("--agent")
     parser.add_argument("--manager")
+    parser.add_argument("--descheduler")
     args = parser.parse_args()
-    for program in ("extender", "agent", "manager"):
+    for program in ("extender", "agent", "manager", "descheduler"):
         binary = getattr(args, program)
         if binary and not Path(binary).is_file():
             print(f"check_claims: koord-{program} is not built ({binary}); "
@@ -268,7 +269,8 @@ def main():
     check_not_yet_rows(rows, args.source / "docs/compatibility.md", problems)
     check_plugins(args.source, builtin_plugins(args.source, problems), args.extender, problems)
     check_help(rows, {"koord-extender": args.extender, "koord-agent": args.agent,
-                      "koord-manager": args.manager}, problems)
+                      "koord-manager": args.manager, "koord-descheduler": args.descheduler},
+               problems)
 
     if problems.items:
         print(f"check_claims: {len(problems.items)} problem(s):")

@@ -7,6 +7,7 @@
 #   ghcr.io/koord/koord-extender:<appVersion>   BUILD_DIR/extender/koord-extender
 #   ghcr.io/koord/koord-agent:<appVersion>      BUILD_DIR/agent/koord-agent
 #   ghcr.io/koord/koord-manager:<appVersion>    BUILD_DIR/manager/koord-manager
+#   ghcr.io/koord/koord-descheduler:<appVersion> BUILD_DIR/manager/koord-descheduler
 #   koord.local/kube-scheduler:<k8s version>    kube-scheduler from test/controlplane/build-binaries.sh
 #   koord.local/pause:3.10                      test/node/pause.c, compiled here (static)
 #   koord.local/spin:1.0                        test/node/spin.c (a one-CPU load for the tests)
@@ -93,6 +94,7 @@ image() {
 fill_extender() { base_files "$1"; copy_with_libs "$1" "$build/extender/koord-extender" /usr/local/bin/koord-extender; }
 fill_agent() { base_files "$1"; copy_with_libs "$1" "$build/agent/koord-agent" /usr/local/bin/koord-agent; }
 fill_manager() { base_files "$1"; copy_with_libs "$1" "$build/manager/koord-manager" /usr/local/bin/koord-manager; }
+fill_descheduler() { base_files "$1"; copy_with_libs "$1" "$build/manager/koord-descheduler" /usr/local/bin/koord-descheduler; }
 fill_scheduler() { base_files "$1"; copy_with_libs "$1" "$k8s_bin/kube-scheduler" /usr/local/bin/kube-scheduler; }
 fill_pause() {
   gcc -Os -static -Wall -Wextra -Werror -o "$1/pause" "$here/pause.c"
@@ -106,6 +108,7 @@ fill_spin() {
 image koord-extender ghcr.io/koord/koord-extender "$app_version" 65532:65532 /usr/local/bin/koord-extender fill_extender
 image koord-agent ghcr.io/koord/koord-agent "$app_version" 0:0 /usr/local/bin/koord-agent fill_agent
 image koord-manager ghcr.io/koord/koord-manager "$app_version" 65532:65532 /usr/local/bin/koord-manager fill_manager
+image koord-descheduler ghcr.io/koord/koord-descheduler "$app_version" 65532:65532 /usr/local/bin/koord-descheduler fill_descheduler
 image kube-scheduler koord.local/kube-scheduler "$k8s_version" 65532:65532 /usr/local/bin/kube-scheduler fill_scheduler
 image pause koord.local/pause 3.10 65535:65535 /pause fill_pause
 image spin koord.local/spin 1.0 65532:65532 /spin fill_spin

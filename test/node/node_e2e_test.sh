@@ -87,7 +87,8 @@ for o in json.load(sys.stdin)["items"]:
     else: want,have=s.get("desiredNumberScheduled",0),s.get("numberReady",0)
     print(o["kind"],o["metadata"]["name"],have,want)')"
 echo "$workloads"
-for name in "Deployment koord-scheduler" "Deployment koord-manager" "DaemonSet koord-agent"; do
+for name in "Deployment koord-scheduler" "Deployment koord-manager" "Deployment koord-descheduler" \
+            "DaemonSet koord-agent"; do
   line="$(echo "$workloads" | grep "^$name ")"
   read -r _ _ have want <<<"$line"
   [ -n "$line" ] && [ "$have" -ge 1 ] && [ "$have" = "$want" ] && pass "$name: $have/$want Ready" ||
@@ -99,7 +100,7 @@ for p in json.load(sys.stdin)["items"]:
     for c in p["status"].get("containerStatuses",[]):
         print(p["metadata"]["name"], c["name"], c.get("containerID",""), c.get("ready"))')"
 running_tasks="$(ctr_ tasks ls | awk '$3=="RUNNING"{print $1}')"
-for c in koord-extender kube-scheduler koord-agent koord-manager; do
+for c in koord-extender kube-scheduler koord-agent koord-manager koord-descheduler; do
   id="$(echo "$on_node" | awk -v c="$c" '$2==c && $4=="True"{print $3; exit}')"
   id="${id#containerd://}"
   [ -n "$id" ] && echo "$running_tasks" | grep -qx "$id" &&

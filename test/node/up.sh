@@ -54,12 +54,12 @@ K8S_BIN="${path%%:*}"
 CONTAINERD_BIN="${path##*:}"
 
 if [ ! -x "$build_dir/extender/koord-extender" ] || [ ! -x "$build_dir/agent/koord-agent" ] ||
-   [ ! -x "$build_dir/manager/koord-manager" ]; then
-  echo "up.sh: building koord-extender, koord-agent and koord-manager in $build_dir" >&2
+   [ ! -x "$build_dir/manager/koord-manager" ] || [ ! -x "$build_dir/manager/koord-descheduler" ]; then
+  echo "up.sh: building koord-extender, koord-agent, koord-manager and koord-descheduler in $build_dir" >&2
   if [ "$build_dir" = "$repo/build/default" ] && [ ! -f "$build_dir/build.ninja" ]; then
     (cd "$repo" && cmake --preset default >&2)
   fi
-  cmake --build "$build_dir" --target koord-extender koord-agent koord-manager >&2
+  cmake --build "$build_dir" --target koord-extender koord-agent koord-manager koord-descheduler >&2
 fi
 
 mkdir -p "$DIR"

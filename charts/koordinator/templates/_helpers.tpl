@@ -10,3 +10,6 @@ helm.sh/chart: {{ .Chart.Name }}-{{ .Chart.Version }}
 {{- define "koord.managerImage" -}}
 {{ .Values.manager.image.repository }}:{{ default .Chart.AppVersion .Values.manager.image.tag }}
 {{- end -}}
+{{- define "koord.deschedulerImage" -}}
+{{ .Values.descheduler.image.repository }}:{{ default .Chart.AppVersion .Values.descheduler.image.tag }}
+{{- end -}}

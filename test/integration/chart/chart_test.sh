@@ -102,6 +102,24 @@ for h in hooks:
     if h["rules"][0]["resources"] == ["pods"]:
         check(sel == {"key": "kubernetes.io/metadata.name", "operator": "NotIn", "values": ["koordinator-system", "kube-system"]},
               f"{h['name']} leaves koordinator-system and kube-system alone")
+# koord-descheduler: two replicas on the config's Lease, probes on 10251, no plugin that evicts
+# enabled by default (as Koordinator's chart), MigrationController in EvictDirectly mode.
+des = byname.get(("Deployment", "koord-descheduler"))
+check(des is not None and des["spec"]["replicas"] == 2, "koord-descheduler Deployment with 2 replicas")
+if des:
+    dspec = des["spec"]["template"]["spec"]
+    (dc,) = dspec["containers"]
+    check(dspec["serviceAccountName"] == "koord-descheduler", "koord-descheduler service account")
+    check(dc["image"] == "ghcr.io/koord/koord-descheduler:0.1.0", f"descheduler image {dc['image']}")
+    check(dc["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": 10251}, "descheduler readiness probe")
+    dcfg = yaml.safe_load(byname[("ConfigMap", "koord-descheduler-config")]["data"]["koord-descheduler-config.yaml"])
+    check(dcfg["kind"] == "DeschedulerConfiguration" and dcfg["leaderElection"]["resourceNamespace"] == "koordinator-system"
+          and dcfg["healthzBindAddress"] == "0.0.0.0:10251", "descheduler config")
+    plugins = dcfg["profiles"][0]["plugins"]
+    check(plugins["deschedule"] == {"disabled": [{"name": "*"}]} and plugins["balance"] == {"disabled": [{"name": "*"}]},
+          "no deschedule or balance plugin enabled by default")
+    with open(f"{work}/descheduler-config.yaml", "w") as f:
+        f.write(byname[("ConfigMap", "koord-descheduler-config")]["data"]["koord-descheduler-config.yaml"])
 with open(f"{work}/rbac.yaml", "w") as f:
     yaml.safe_dump_all([d for d in docs if d["kind"] in ("ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding")], f)
 with open(f"{work}/extender-config.yaml", "w") as f:
@@ -253,6 +271,27 @@ for refused in "delete nodes" "update pods" "patch pods" "create pods" "delete p
                "update leases.coordination.k8s.io/koord-scheduler -n koordinator-system"; do
   # shellcheck disable=SC2086
   [ "$(can $refused)" = no ] && pass "manager refused: $refused" || fail "manager should be refused: $refused"
+done
+
+# koord-descheduler: reads the cluster, creates and carries out PodMigrationJobs (their
+# Reservations, evictions), writes events and its own Lease; never writes nodes or pod specs.
+sa=system:serviceaccount:koordinator-system:koord-descheduler
+for allowed in "list nodes" "watch pods" "list nodemetrics.slo.koordinator.sh" "list priorityclasses.scheduling.k8s.io" \
+               "list replicasets.apps" "watch statefulsets.apps" "create pods --subresource=eviction" "delete pods" \
+               "create podmigrationjobs.scheduling.koordinator.sh" "patch podmigrationjobs.scheduling.koordinator.sh" \
+               "update podmigrationjobs.scheduling.koordinator.sh --subresource=status" \
+               "delete podmigrationjobs.scheduling.koordinator.sh" "create reservations.scheduling.koordinator.sh" \
+               "get reservations.scheduling.koordinator.sh" "delete reservations.scheduling.koordinator.sh" \
+               "create events" "update leases.coordination.k8s.io/koord-descheduler -n koordinator-system"; do
+  # shellcheck disable=SC2086
+  [ "$(can $allowed)" = yes ] && pass "descheduler allowed: $allowed" || fail "descheduler should be allowed: $allowed"
+done
+for refused in "update nodes" "patch nodes" "update pods" "create pods" "create pods --subresource=binding" \
+               "update reservations.scheduling.koordinator.sh" "update reservations.scheduling.koordinator.sh --subresource=status" \
+               "update nodemetrics.slo.koordinator.sh" "list secrets" "update deployments.apps" \
+               "update leases.coordination.k8s.io/koord-manager -n koordinator-system"; do
+  # shellcheck disable=SC2086
+  [ "$(can $refused)" = no ] && pass "descheduler refused: $refused" || fail "descheduler should be refused: $refused"
 done
 
 # koord-agent: watches nodes, pods and NodeSLOs; reports NodeMetric (its status),
