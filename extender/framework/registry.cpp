@@ -23,11 +23,11 @@ Status Registry::add(std::string name, PluginFactory factory) {
   if (!factory) {
     return Status::invalidArgument("failed to register plugin '" + name + "': no factory");
   }
-  auto [it, inserted] = factories_.try_emplace(name, std::move(factory));
-  if (!inserted) {
+  if (factories_.count(name) != 0) {
     return Status::alreadyExists("failed to register plugin '" + name +
                                  "': the name is already registered");
   }
+  factories_.emplace(std::move(name), std::move(factory));
   return Status::ok();
 }
 

@@ -204,10 +204,11 @@ JobReconciler::Step::Stop JobReconciler::Step::evictStage(const sched::Reservati
     return stop(outcome.status());
   }
   if (*outcome == EvictOutcome::kRateLimited) {
-    const auto wait = std::max<Clock::Duration>(
-        std::chrono::duration_cast<Clock::Duration>(owner_.evictor_.refillInterval()),
-        std::chrono::milliseconds(10));
-    return stop(ReconcileResult::requeueAfter(wait));
+    // An error, as Koordinator's ErrTooManyEvictions: the controller's backoff for this job keeps
+    // growing, so a job whose evictions keep failing (a PodDisruptionBudget) is not retried at the
+    // bucket's rate until its ttl.
+    return stop(Status::resourceExhausted(
+        "too many evictions: the MigrationController's evictQPS and evictBurst allow none now"));
   }
   const auto reason_it = job_.metadata.annotations.find(std::string(api::kAnnotationEvictReason));
   const std::string evict_reason =

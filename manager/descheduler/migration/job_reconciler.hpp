@@ -48,7 +48,8 @@
 // from node "<node>" by the reason "<koordinator.sh/evict-reason>"` (Normal Evicting); refused
 // (a PodDisruptionBudget's 429 included) -> Eviction=False / FailedEvict with the API server's
 // message (Warning FailedEvict) and the error is returned (retried after backoff); rate-limited
-// -> requeued after the bucket's refill interval.
+// -> a kResourceExhausted "too many evictions" error (Koordinator's ErrTooManyEvictions), so the
+// job's backoff keeps growing while its evictions keep failing.
 //
 // Results: done() after a terminal write or when an update event will bring the job back;
 // requeueAfter(kRequeueAfter) while waiting on other objects; an error Status for failed writes.

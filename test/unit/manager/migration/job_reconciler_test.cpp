@@ -198,17 +198,19 @@ TEST_F(JobReconcilerTest, ADisruptionBudgetRefusalIsWrittenAndRetried) {
   EXPECT_EQ(condition(job("j"), "Eviction")->reason, "Evicting");
 }
 
-TEST_F(JobReconcilerTest, AnEmptyBucketRequeuesWithoutEvicting) {
+// An empty bucket is an error (Koordinator's ErrTooManyEvictions), so that the controller's
+// backoff for the job grows instead of retrying it at the bucket's rate.
+TEST_F(JobReconcilerTest, AnEmptyBucketIsRetriedWithBackoffWithoutEvicting) {
   cluster_.add(makePod("default", "web-1"));
   cluster_.add(makeJob("a", "default", "web-0", direct()));
   cluster_.add(makeJob("b", "default", "web-1", direct()));
   EXPECT_CALL(cluster_.client, evict(_, "web-0", _));
   EXPECT_CALL(cluster_.client, evict(_, "web-1", _)).Times(0);
   reconcileOk("a");
-  const controller::ReconcileResult second = reconcileOk("b");
-  EXPECT_FALSE(second.requeue);
-  EXPECT_GT(second.requeue_after, Clock::Duration::zero());
-  EXPECT_LE(second.requeue_after, std::chrono::milliseconds(101));
+  const auto second = reconcile("b");
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_THAT(second.status().message(), HasSubstr("too many evictions"));
   EXPECT_EQ(condition(job("b"), "Eviction"), nullptr);
   EXPECT_EQ(job("b").status.phase, "Running");
 }
