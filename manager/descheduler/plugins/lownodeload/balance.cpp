@@ -33,17 +33,70 @@ int64_t quantityOr0(const resource::ResourceList* metric, const std::string& nam
   return metric == nullptr ? 0 : milliOf(resource::get(*metric, name));
 }
 
+// Some resource of `usage` is already above its limit.
+bool aboveALimit(const Usage& usage, const Usage& limits) {
+  for (const auto& [name, limit] : limits) {
+    auto used = usage.find(name);
+    if (used != usage.end() && used->second > limit) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether the targets' usage can only grow during one step: no target is also a source, and no
+// pod metric of a source is negative. Then a target once above a limit stays above it, so every
+// later check against it ends "exceeded" whatever nodeFit says, and what that check would add to
+// its usage is never read again (a step reads a target's usage only in these checks).
+bool targetUsageOnlyGrows(const PoolEviction& pass, const std::vector<size_t>& sources,
+                          const std::vector<size_t>& targets) {
+  std::vector<char> is_source(pass.nodes->size(), 0);
+  for (size_t index : sources) {
+    is_source[index] = 1;
+  }
+  for (size_t index : targets) {
+    if (is_source[index] != 0) {
+      return false;
+    }
+  }
+  for (size_t index : sources) {
+    for (const auto& [key, usage] : (*pass.nodes)[index].pod_metrics) {
+      for (const auto& [name, quantity] : usage) {
+        if (milliOf(quantity) < 0) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+// Koordinator's podFitsAnyNodeWithThreshold over the targets. `saturated` (empty: not used)
+// marks the targets known to stay above a limit for the rest of the step; they are skipped, which
+// gives the same answers without asking nodeFit (see targetUsageOnlyGrows).
 bool podFitsAnyTarget(PoolEviction& pass, const api::core::Pod& pod,
                       const std::vector<size_t>& targets, bool prod,
-                      const resource::ResourceList* metric) {
+                      const resource::ResourceList* metric, std::vector<char>& saturated) {
+  const bool skip_saturated = !saturated.empty();
+  framework::NodeList single(1);
   for (size_t index : targets) {
     NodeInfo& target = (*pass.nodes)[index];
-    if (pass.handle->pod_fits_any_other_node &&
-        !pass.handle->pod_fits_any_other_node(pod, framework::NodeList{target.node})) {
-      continue;
-    }
     Usage& usage = prod ? target.prod_usage : target.usage;
     const Usage& limits = prod ? target.thresholds.prod_high : target.thresholds.high;
+    if (skip_saturated) {
+      if (saturated[index] != 0) {
+        continue;
+      }
+      if (aboveALimit(usage, limits)) {
+        saturated[index] = 1;
+        continue;
+      }
+    }
+    single.front() = target.node;
+    if (pass.handle->pod_fits_any_other_node &&
+        !pass.handle->pod_fits_any_other_node(pod, single)) {
+      continue;
+    }
     bool exceeded = false;
     for (const auto& [name, limit] : limits) {
       auto used = usage.find(name);
@@ -58,6 +111,9 @@ bool podFitsAnyTarget(PoolEviction& pass, const api::core::Pod& pod,
     }
     if (!exceeded) {
       return true;
+    }
+    if (skip_saturated) {
+      saturated[index] = 1;
     }
   }
   return false;
@@ -102,6 +158,10 @@ void evictPods(PoolEviction& pass, const std::vector<framework::PodPtr>& pods, N
 
 void balancePods(PoolEviction& pass, const std::vector<size_t>& sources,
                  const std::vector<size_t>& targets, Usage& available, bool prod) {
+  std::vector<char> saturated;
+  if (pass.node_fit && targetUsageOnlyGrows(pass, sources, targets)) {
+    saturated.assign(pass.nodes->size(), 0);
+  }
   for (size_t index : sources) {
     NodeInfo& source = (*pass.nodes)[index];
     std::vector<framework::PodPtr> removable;
@@ -112,7 +172,8 @@ void balancePods(PoolEviction& pass, const std::vector<size_t>& sources,
       if (pass.node_fit) {
         auto metric = source.pod_metrics.find(podKey(*pod));
         if (!podFitsAnyTarget(pass, *pod, targets, prod,
-                              metric == source.pod_metrics.end() ? nullptr : &metric->second)) {
+                              metric == source.pod_metrics.end() ? nullptr : &metric->second,
+                              saturated)) {
           continue;
         }
       }

@@ -1,5 +1,6 @@
 #include "manager/descheduler/plugins/node_rules/node_affinity.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "koord/api/core/pod_helpers.hpp"
@@ -34,6 +35,22 @@ int64_t preferredWeight(const api::core::Pod& pod, const api::core::Node& node) 
   return sum;
 }
 
+// GetBestNodeWeightGivenPodPreferredAffinity(pod, nodes) > own, without scanning the nodes when
+// the answer is known: the best weight is at least 0, and no node can weigh more than the sum of
+// the positive weights.
+bool someNodeWeighsMore(const api::core::Pod& pod, int64_t own, const framework::NodeList& nodes) {
+  if (own < 0)
+    return true;
+  int64_t most = 0;
+  for (const auto& term : nodeAffinityOf(pod)->preferred)
+    most += std::max<int64_t>(term.weight, 0);
+  if (own >= most)
+    return false;
+  return std::any_of(nodes.begin(), nodes.end(), [&](const framework::NodePtr& candidate) {
+    return preferredWeight(pod, *candidate) > own;
+  });
+}
+
 }  // namespace nodeaffinity_detail
 
 namespace nad = nodeaffinity_detail;
@@ -54,6 +71,9 @@ Result<RemovePodsViolatingNodeAffinityArgs> decodeRemovePodsViolatingNodeAffinit
   return args;
 }
 
+// The community's conditions are ANDed pure checks; the cheap node-local ones go first, so that
+// the checks over every node of the pass (podFitsAnyNode, the best preferred weight) run only for
+// pods that would otherwise be evicted. The answers are the same.
 bool RemovePodsViolatingNodeAffinity::violates(Kind kind, const api::core::Pod& pod,
                                                const api::core::Node& node,
                                                const framework::NodeList& nodes) const {
@@ -62,21 +82,16 @@ bool RemovePodsViolatingNodeAffinity::violates(Kind kind, const api::core::Pod& 
   if (kind == Kind::kRequired) {
     if (affinity == nullptr || !affinity->required)
       return false;
-    if (!handle_.evictor->filter(pod) || !framework::podFitsAnyNode(pod, nodes, snapshot)) {
-      return false;
-    }
     auto matches = api::core::matchesRequiredNodeAffinity(pod, node);
-    return !(matches.ok() && *matches);
+    if (matches.ok() && *matches)
+      return false;
+    return handle_.evictor->filter(pod) && framework::podFitsAnyNode(pod, nodes, snapshot);
   }
   if (affinity == nullptr || affinity->preferred.empty())
     return false;
-  if (!handle_.evictor->filter(pod) || !framework::podFitsAnyNode(pod, nodes, snapshot)) {
+  if (!nad::someNodeWeighsMore(pod, nad::preferredWeight(pod, node), nodes))
     return false;
-  }
-  int64_t best = 0;
-  for (const auto& candidate : nodes)
-    best = std::max(best, nad::preferredWeight(pod, *candidate));
-  return best > nad::preferredWeight(pod, node);
+  return handle_.evictor->filter(pod) && framework::podFitsAnyNode(pod, nodes, snapshot);
 }
 
 void RemovePodsViolatingNodeAffinity::processNodes(Kind kind, const framework::NodeList& nodes) {

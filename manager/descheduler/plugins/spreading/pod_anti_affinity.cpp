@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "koord/api/core/pod_helpers.hpp"
 #include "koord/api/core/selectors.hpp"
@@ -79,11 +81,74 @@ bool sameTopology(const Node& a, const Node& b, const std::string& key) {
   return va != a.metadata.labels.end() && vb != b.metadata.labels.end() && va->second == vb->second;
 }
 
+// Every matchLabels pair of `selector` is among `labels`: a quick necessary condition for the
+// selector to match.
+bool hasMatchLabels(const LabelSelector& selector, const api::core::StringMap& labels) {
+  for (const auto& [key, value] : selector.matchLabels) {
+    auto label = labels.find(key);
+    if (label == labels.end() || label->second != value) {
+      return false;
+    }
+  }
+  return true;
+}
+
 using NodeMap = std::unordered_map<std::string, const Node*>;
 using PodsByNamespace = std::map<std::string, std::vector<PodPtr>>;
 
+// The pods of a namespace that carry one label value, grouped on first use per (namespace, key)
+// from the namespace's current pods and kept in step with removals. A selector with matchLabels
+// can only match pods of the group of its first pair, so searching that group finds the same
+// conflicts as searching the whole namespace.
+class LabelIndex {
+ public:
+  explicit LabelIndex(const PodsByNamespace& by_namespace) : by_namespace_(by_namespace) {}
+
+  // The group, or nullptr when no pod of `ns` has key=value.
+  const std::vector<PodPtr>* pods(const std::string& ns, const std::string& key,
+                                  const std::string& value) {
+    auto [entry, added] = groups_.try_emplace({ns, key});
+    if (added) {
+      if (auto pods = by_namespace_.find(ns); pods != by_namespace_.end()) {
+        for (const PodPtr& pod : pods->second) {
+          if (auto label = pod->metadata.labels.find(key); label != pod->metadata.labels.end()) {
+            entry->second[label->second].push_back(pod);
+          }
+        }
+      }
+    }
+    auto group = entry->second.find(value);
+    return group == entry->second.end() ? nullptr : &group->second;
+  }
+
+  void remove(const PodPtr& pod) {
+    for (auto& [ns_key, groups] : groups_) {
+      if (ns_key.first != pod->metadata.namespace_) {
+        continue;
+      }
+      auto label = pod->metadata.labels.find(ns_key.second);
+      if (label == pod->metadata.labels.end()) {
+        continue;
+      }
+      if (auto group = groups.find(label->second); group != groups.end()) {
+        auto found = std::find(group->second.begin(), group->second.end(), pod);
+        if (found != group->second.end()) {
+          group->second.erase(found);  // one entry, as removeFromNamespace removes one
+        }
+      }
+    }
+  }
+
+ private:
+  const PodsByNamespace& by_namespace_;
+  std::map<std::pair<std::string, std::string>,
+           std::unordered_map<std::string, std::vector<PodPtr>>>
+      groups_;
+};
+
 // utils.CheckPodsWithAntiAffinityExist.
-bool hasConflict(const Pod& candidate, const PodsByNamespace& by_namespace, const NodeMap& nodes) {
+bool hasConflict(const Pod& candidate, const PodsByNamespace& by_namespace, LabelIndex& index,
+                 const NodeMap& nodes) {
   auto own = nodes.find(candidate.spec.nodeName);
   if (own == nodes.end()) {
     return false;
@@ -102,13 +167,22 @@ bool hasConflict(const Pod& candidate, const PodsByNamespace& by_namespace, cons
     std::sort(namespaces.begin(), namespaces.end());
     namespaces.erase(std::unique(namespaces.begin(), namespaces.end()), namespaces.end());
     for (const std::string& ns : namespaces) {
-      auto pods = by_namespace.find(ns);
-      if (pods == by_namespace.end()) {
+      const std::vector<PodPtr>* pods = nullptr;
+      if (!term.selector->matchLabels.empty()) {
+        const auto& [key, value] = *term.selector->matchLabels.begin();
+        pods = index.pods(ns, key, value);
+      } else if (auto all = by_namespace.find(ns); all != by_namespace.end()) {
+        pods = &all->second;
+      }
+      if (pods == nullptr) {
         continue;
       }
-      for (const PodPtr& other : pods->second) {
+      for (const PodPtr& other : *pods) {
         if (other->metadata.name == candidate.metadata.name) {
           continue;
+        }
+        if (!hasMatchLabels(*term.selector, other->metadata.labels)) {
+          continue;  // the selector's matchLabels would refuse it too
         }
         auto matched = api::core::matchesLabelSelector(*term.selector, other->metadata.labels);
         if (!matched.ok() || !*matched) {
@@ -127,17 +201,21 @@ bool hasConflict(const Pod& candidate, const PodsByNamespace& by_namespace, cons
   return false;
 }
 
-void removeFromNamespace(const Pod& pod, PodsByNamespace& by_namespace) {
+// Removes the first pod of the namespace named like `pod`; returns it (nullptr when none).
+PodPtr removeFromNamespace(const Pod& pod, PodsByNamespace& by_namespace) {
   auto it = by_namespace.find(pod.metadata.namespace_);
   if (it == by_namespace.end()) {
-    return;
+    return nullptr;
   }
   auto& pods = it->second;
   auto found = std::find_if(pods.begin(), pods.end(),
                             [&](const PodPtr& p) { return p->metadata.name == pod.metadata.name; });
-  if (found != pods.end()) {
-    pods.erase(found);
+  if (found == pods.end()) {
+    return nullptr;
   }
+  PodPtr removed = *found;
+  pods.erase(found);
+  return removed;
 }
 
 bool lowerPriorityFirst(const PodPtr& a, const PodPtr& b) {
@@ -204,12 +282,13 @@ Status RemovePodsViolatingInterPodAntiAffinity::deschedule(const framework::Node
     }
   }
 
+  LabelIndex index(by_namespace);
   for (const auto& node : nodes) {
     std::vector<PodPtr> pods = by_node[node->metadata.name];
     sortPodsByPriorityLowToHigh(pods);
     for (size_t i = 0; i < pods.size();) {
       const PodPtr pod = pods[i];
-      if (!hasConflict(*pod, by_namespace, node_map) || !evictor.filter(*pod) ||
+      if (!hasConflict(*pod, by_namespace, index, node_map) || !evictor.filter(*pod) ||
           !evictor.preEvictionFilter(*pod)) {
         ++i;
         continue;
@@ -217,7 +296,9 @@ Status RemovePodsViolatingInterPodAntiAffinity::deschedule(const framework::Node
       framework::EvictOptions options{std::string(kRemovePodsViolatingInterPodAntiAffinityName),
                                       ""};
       if (evictor.evict(*pod, options)) {
-        removeFromNamespace(*pod, by_namespace);
+        if (PodPtr removed = removeFromNamespace(*pod, by_namespace)) {
+          index.remove(removed);
+        }
         pods.erase(pods.begin() + static_cast<std::ptrdiff_t>(i));
         continue;
       }

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <map>
-#include <set>
+#include <string>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "koord/api/core/pod_helpers.hpp"
 #include "koord/api/core/selectors.hpp"
@@ -67,35 +70,90 @@ std::string imagesHash(const Pod& pod) {
   return joined;
 }
 
-// The nodes where `pod` could land by taints, node selector and required affinity (an affinity
-// that cannot be evaluated does not rule a node out, as in the community code).
-std::set<std::string> matchingNodes(const Pod& pod, const NodeList& nodes) {
-  std::set<std::string> names;
-  for (const auto& node : nodes) {
-    if (api::core::findUntoleratedSchedulingTaint(pod, *node).has_value()) {
-      continue;
-    }
-    auto match = api::core::matchesRequiredNodeAffinity(pod, *node);
-    if (match.ok() && !*match) {
-      continue;
-    }
-    names.insert(node->metadata.name);
-  }
-  return names;
-}
+// What decides where a pod may land here: its tolerations, node selector and required node
+// affinity. Pods equal in all three land on the same nodes (the community code dedupes them too).
+struct Placement {
+  const std::vector<api::core::Toleration>* tolerations;
+  const api::core::StringMap* node_selector;
+  const api::core::NodeSelector* required;  // nullptr: none
 
-size_t targetNodeCount(const PodsByNode& by_node, const NodeList& nodes) {
-  std::set<std::string> targets;
-  for (const auto& entry : by_node) {
-    for (const auto& pod : entry.second) {
-      std::set<std::string> names = matchingNodes(*pod, nodes);
-      if (names.size() > 1) {
-        targets.insert(names.begin(), names.end());
+  explicit Placement(const Pod& pod)
+      : tolerations(&pod.spec.tolerations),
+        node_selector(&pod.spec.nodeSelector),
+        required(pod.spec.affinity && pod.spec.affinity->nodeAffinity &&
+                         pod.spec.affinity->nodeAffinity->required
+                     ? &*pod.spec.affinity->nodeAffinity->required
+                     : nullptr) {}
+
+  [[nodiscard]] bool sameAs(const Placement& other) const {
+    return *tolerations == *other.tolerations && *node_selector == *other.node_selector &&
+           (required == nullptr ? other.required == nullptr
+                                : other.required != nullptr && *required == *other.required);
+  }
+};
+
+// The nodes where pods of one placement could land (by taints, node selector and required
+// affinity; an affinity that cannot be evaluated does not rule a node out, as in the community
+// code), as flags over the distinct node names of the pass, computed once per placement.
+class TargetNodes {
+ public:
+  explicit TargetNodes(const NodeList& nodes) : nodes_(nodes) {
+    std::unordered_map<std::string, size_t> first;
+    slot_.reserve(nodes.size());
+    for (const auto& node : nodes) {
+      slot_.push_back(first.emplace(node->metadata.name, first.size()).first->second);
+    }
+    names_ = first.size();
+  }
+
+  // How many distinct nodes some pod of `pods` could land on, counting only the pods that could
+  // land on more than one (the community's getTargetNodes).
+  size_t count(const PodsByNode& by_node) {
+    std::vector<char> targets(names_, 0);
+    for (const auto& entry : by_node) {
+      for (const auto& pod : entry.second) {
+        const std::vector<char>& fits = matching(*pod);
+        if (std::count(fits.begin(), fits.end(), 1) <= 1) {
+          continue;
+        }
+        for (size_t i = 0; i < names_; ++i) {
+          targets[i] = static_cast<char>(targets[i] | fits[i]);
+        }
       }
     }
+    return static_cast<size_t>(std::count(targets.begin(), targets.end(), 1));
   }
-  return targets.size();
-}
+
+ private:
+  const std::vector<char>& matching(const Pod& pod) {
+    const Placement placement(pod);
+    for (const auto& [seen, fits] : cache_) {
+      if (seen.sameAs(placement)) {
+        return fits;
+      }
+    }
+    std::vector<char> fits(names_, 0);
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      const api::core::Node& node = *nodes_[i];
+      if (api::core::findUntoleratedSchedulingTaint(pod, node).has_value()) {
+        continue;
+      }
+      auto match = api::core::matchesRequiredNodeAffinity(pod, node);
+      if (match.ok() && !*match) {
+        continue;
+      }
+      fits[slot_[i]] = 1;
+    }
+    cache_.emplace_back(placement, std::move(fits));
+    return cache_.back().second;
+  }
+
+  const NodeList& nodes_;
+  std::vector<size_t> slot_;  // node index -> index of its name
+  size_t names_ = 0;
+  // Pods outlive the pass; the placements point into them. A deque keeps references stable.
+  std::deque<std::pair<Placement, std::vector<char>>> cache_;
+};
 
 }  // namespace removeduplicates_detail
 
@@ -160,8 +218,9 @@ Status RemoveDuplicates::balance(const framework::NodeList& nodes) {
     }
   }
 
+  TargetNodes target_nodes(nodes);
   for (const auto& [key, by_node] : duplicates) {
-    const size_t targets = targetNodeCount(by_node, nodes);
+    const size_t targets = target_nodes.count(by_node);
     if (targets < 2) {
       handle_.logger.debug("fewer than two feasible nodes for duplicates, skipping",
                            {{"owner", key.ns + "/" + key.kind + "/" + key.name}});

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
+#include <map>
 
 #include "manager/descheduler/framework/go_sort.hpp"
 
@@ -36,11 +36,19 @@ bool higherPriorityFirst(const Pod& a, const Pod& b) {
 
 // The eligible nodes (inclusion policies) of the domains below the ideal average, domain by
 // domain in sorted order, nodes in pass order.
-framework::NodeList nodesBelowAverage(const BalanceInput& input,
-                                      const std::vector<TopologyDomain>& sorted, double ideal) {
-  const SpreadConstraint& tsc = *input.constraint;
-  std::unordered_map<std::string, framework::NodeList> by_value;
-  for (const auto& node : *input.nodes) {
+// What nodeIncluded depends on, besides the node.
+bool sameInclusion(const SpreadConstraint& a, const SpreadConstraint& b) {
+  return a.topology_key == b.topology_key && a.node_affinity_policy == b.node_affinity_policy &&
+         a.node_taints_policy == b.node_taints_policy &&
+         a.pod_node_selector == b.pod_node_selector &&
+         a.pod_required_affinity == b.pod_required_affinity &&
+         a.pod_tolerations == b.pod_tolerations;
+}
+
+std::map<std::string, framework::NodeList> groupNodes(const SpreadConstraint& tsc,
+                                                      const framework::NodeList& nodes) {
+  std::map<std::string, framework::NodeList> by_value;
+  for (const auto& node : nodes) {
     if (!nodeIncluded(tsc, *node)) {
       continue;
     }
@@ -49,17 +57,42 @@ framework::NodeList nodesBelowAverage(const BalanceInput& input,
       by_value[label->second].push_back(node);
     }
   }
+  return by_value;
+}
+
+// The eligible nodes (inclusion policies) of the domains below the ideal average, domain by
+// domain in sorted order, nodes in pass order.
+framework::NodeList nodesBelowAverage(const BalanceInput& input,
+                                      const std::vector<TopologyDomain>& sorted, double ideal) {
+  std::map<std::string, framework::NodeList> computed;
+  if (input.node_domains == nullptr) {
+    computed = groupNodes(*input.constraint, *input.nodes);
+  }
+  const auto& by_value = input.node_domains != nullptr ? *input.node_domains : computed;
   framework::NodeList below;
   for (const TopologyDomain& domain : sorted) {
     if (static_cast<double>(domain.pods.size()) < ideal) {
-      const auto& nodes = by_value[domain.value];
-      below.insert(below.end(), nodes.begin(), nodes.end());
+      auto nodes = by_value.find(domain.value);
+      if (nodes != by_value.end()) {
+        below.insert(below.end(), nodes->second.begin(), nodes->second.end());
+      }
     }
   }
   return below;
 }
 
 }  // namespace topologybalance_detail
+
+const std::map<std::string, framework::NodeList>& NodeDomains::of(
+    const SpreadConstraint& constraint) {
+  for (const auto& [seen, groups] : groups_) {
+    if (topologybalance_detail::sameInclusion(seen, constraint)) {
+      return groups;
+    }
+  }
+  groups_.emplace_back(constraint, topologybalance_detail::groupNodes(constraint, nodes_));
+  return groups_.back().second;
+}
 
 std::vector<TopologyDomain> sortDomains(
     const std::map<std::string, std::vector<framework::PodPtr>>& domains,

@@ -10,9 +10,11 @@
 // with topologyBalanceNodeFit a pod that fits no such node is counted as moved but not chosen.
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "manager/descheduler/framework/plugin.hpp"
@@ -32,6 +34,22 @@ using PodPredicate = std::function<bool(const api::core::Pod&)>;
     const std::map<std::string, std::vector<framework::PodPtr>>& domains,
     const PodPredicate& evictable);
 
+// The nodes of a pass grouped by topology value, keeping only the nodes a constraint's inclusion
+// policies admit (nodeIncluded) that carry its topology key; each group in pass order. Built once
+// per distinct (topology key, policies, node selector, required affinity, tolerations) and shared
+// by the constraints that agree on all of these. References stay valid while this object lives.
+class NodeDomains {
+ public:
+  explicit NodeDomains(const framework::NodeList& nodes) : nodes_(nodes) {}
+
+  [[nodiscard]] const std::map<std::string, framework::NodeList>& of(
+      const SpreadConstraint& constraint);
+
+ private:
+  const framework::NodeList& nodes_;
+  std::deque<std::pair<SpreadConstraint, std::map<std::string, framework::NodeList>>> groups_;
+};
+
 struct BalanceInput {
   const SpreadConstraint* constraint = nullptr;
   const std::map<std::string, std::vector<framework::PodPtr>>* domains = nullptr;
@@ -41,6 +59,8 @@ struct BalanceInput {
   bool node_fit = true;  // args.topologyBalanceNodeFit
   // Handle::pod_fits_any_other_node; empty: every pod fits.
   framework::PodFitsAnyOtherNode fits;
+  // The constraint's node groups (NodeDomains::of); nullptr: computed from `nodes`.
+  const std::map<std::string, framework::NodeList>* node_domains = nullptr;
 };
 
 // The pods chosen for eviction, appended to `chosen` in the order chosen (no duplicates).

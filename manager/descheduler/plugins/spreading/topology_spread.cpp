@@ -101,14 +101,13 @@ Status RemovePodsViolatingTopologySpreadConstraint::balance(const framework::Nod
   const PodPredicate evictable = [&evictor](const api::core::Pod& pod) {
     return evictor.filter(pod);
   };
+  NodeDomains node_domains(nodes);
   for (const auto& [ns, pods] : by_namespace) {
     for (const SpreadConstraint& tsc : namespaceConstraints(pods, args_.constraints)) {
+      const auto& node_groups = node_domains.of(tsc);
       std::map<std::string, std::vector<PodPtr>> domains;
-      for (const auto& node : nodes) {
-        auto label = node->metadata.labels.find(tsc.topology_key);
-        if (label != node->metadata.labels.end() && nodeIncluded(tsc, *node)) {
-          domains.try_emplace(label->second);
-        }
+      for (const auto& group : node_groups) {
+        domains.try_emplace(domains.end(), group.first);
       }
       double sum_pods = 0;
       for (const PodPtr& pod : pods) {
@@ -136,7 +135,8 @@ Status RemovePodsViolatingTopologySpreadConstraint::balance(const framework::Nod
                          &nodes,
                          evictable,
                          args_.topology_balance_node_fit,
-                         handle_.pod_fits_any_other_node};
+                         handle_.pod_fits_any_other_node,
+                         &node_groups};
       balanceDomains(input, chosen);
     }
   }
