@@ -1,8 +1,67 @@
 #include "manager/descheduler/app/descheduling_pass.hpp"
 
 #include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
 
 namespace koord::manager::descheduler::app {
+
+namespace deschedulingpass_detail {
+
+// The informers' arbitration view plus the jobs the sink created this pass that the job cache
+// does not show yet (by name), so a pass counts its own jobs against the migration limits.
+class PassJobs final : public migration::ArbitrationSnapshot {
+ public:
+  PassJobs(const migration::ArbitrationSnapshot& base, const MigrationSink& sink)
+      : base_(base), sink_(sink) {}
+
+  [[nodiscard]] std::vector<std::shared_ptr<const api::scheduling::PodMigrationJob>> jobs()
+      const override {
+    if (!base_jobs_) {
+      base_jobs_ = base_.jobs();
+      for (const auto& job : *base_jobs_) {
+        base_names_.insert(job->metadata.name);
+      }
+    }
+    auto out = *base_jobs_;
+    for (const auto& job : sink_.createdThisPass()) {
+      if (base_names_.count(job->metadata.name) == 0) {
+        out.push_back(job);
+      }
+    }
+    return out;
+  }
+  [[nodiscard]] std::shared_ptr<const api::core::Pod> pod(const std::string& ns,
+                                                          const std::string& name) const override {
+    return base_.pod(ns, name);
+  }
+  // Resolved once per workload and pass: the informers' lookup walks every pod.
+  [[nodiscard]] std::optional<migration::Workload> workload(
+      const std::string& ns, const api::core::OwnerReference& controller) const override {
+    const std::string key =
+        ns + "/" + controller.kind + "/" + controller.name + "/" + controller.uid;
+    auto it = workloads_.find(key);
+    if (it == workloads_.end()) {
+      it = workloads_.emplace(key, base_.workload(ns, controller)).first;
+    }
+    return it->second;
+  }
+
+ private:
+  const migration::ArbitrationSnapshot& base_;
+  const MigrationSink& sink_;
+  // Memos of one pass (the object lives for one pass, on one thread).
+  mutable std::optional<std::vector<std::shared_ptr<const api::scheduling::PodMigrationJob>>>
+      base_jobs_;
+  mutable std::set<std::string> base_names_;
+  mutable std::map<std::string, std::optional<migration::Workload>> workloads_;
+};
+
+}  // namespace deschedulingpass_detail
 
 Result<PassMetrics> registerPassMetrics(metrics::MetricsRegistry& registry) {
   PassMetrics out;
@@ -28,10 +87,17 @@ PassResult runDeschedulingPass(ProfileRunner& runner, const ClusterInformers& in
       framework::ClusterSnapshot::build(informers.snapshotInput());
   const uint64_t jobs_before = sink.jobsCreated();
   sink.beginPass();
+  // The migration limits apply when jobs are really created and workloads can be resolved.
+  std::unique_ptr<migration::ArbitrationSnapshot> cached;
+  std::optional<deschedulingpass_detail::PassJobs> jobs;
+  if (!sink.dryRun() && informers.replica_sets != nullptr) {
+    cached = informers.arbitration();
+    jobs.emplace(*cached, sink);
+  }
   PassResult result = runner.runPass(
       snapshot, sink.asVictimSink(),
       [&informers](const api::core::Pod& pod) { return informers.hasActiveJob(pod); },
-      std::chrono::system_clock::now());
+      std::chrono::system_clock::now(), jobs ? &*jobs : nullptr);
   metrics.victims.inc(static_cast<double>(result.victims.size()));
   metrics.jobs_created.inc(static_cast<double>(sink.jobsCreated() - jobs_before));
   if (result.status.isOk()) {

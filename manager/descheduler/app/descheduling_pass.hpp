@@ -1,5 +1,7 @@
 // One descheduling pass over the informers' caches: ClusterSnapshot::build(snapshotInput()), then
-// ProfileRunner::runPass with the MigrationSink and the active-job check, then the pass's
+// ProfileRunner::runPass with the MigrationSink and the active-job check (and, when the sink is not
+// in dry run and the informers resolve workloads, the migration limits over the cached jobs plus
+// the jobs the sink created earlier in this pass), then the pass's
 // metrics and one log line (nodes, victims, error).
 //
 // Metrics (registerPassMetrics; a default PassMetrics records nothing):

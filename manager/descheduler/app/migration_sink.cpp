@@ -88,6 +88,7 @@ bool MigrationSink::evict(const api::core::Pod& pod, const framework::EvictOptio
   }
   ++jobs_created_;
   created_for_.insert(key);
+  created_jobs_.push_back(std::make_shared<const api::scheduling::PodMigrationJob>(job));
   options_.logger.info("Created PodMigrationJob", {{"pod", key},
                                                    {"job", job.metadata.name},
                                                    {"plugin", options.plugin},

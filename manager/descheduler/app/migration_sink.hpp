@@ -15,14 +15,18 @@
 // - a pod with an active job (has_active_job), or one this sink made a job for since the last
 //   beginPass() (the job cache may not show it yet), is skipped: false, nothing created.
 // - otherwise POSTs the job; true when the API server accepted it (false, logged, otherwise).
+// createdThisPass(): the jobs it created since the last beginPass(), as it sent them (the
+// descheduling pass counts them as migrating before the job cache shows them).
 // Thread safety: one evict() at a time (a pass runs on one thread).
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <random>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "koord/api/core/pod.hpp"
 #include "koord/api/scheduling/pod_migration_job.hpp"
@@ -62,7 +66,16 @@ class MigrationSink {
 
   [[nodiscard]] uint64_t jobsCreated() const { return jobs_created_; }
   // Forgets the pods given jobs so far (call when a pass starts; the cache has caught up).
-  void beginPass() { created_for_.clear(); }
+  void beginPass() {
+    created_for_.clear();
+    created_jobs_.clear();
+  }
+  [[nodiscard]] const std::vector<std::shared_ptr<const api::scheduling::PodMigrationJob>>&
+  createdThisPass() const {
+    return created_jobs_;
+  }
+  // Whether this sink never creates jobs (--dry-run or the config's dryRun).
+  [[nodiscard]] bool dryRun() const { return options_.dry_run; }
 
  private:
   std::string newName();
@@ -71,6 +84,7 @@ class MigrationSink {
   std::mt19937_64 random_;
   uint64_t jobs_created_ = 0;
   std::set<std::string> created_for_;  // namespace/name of pods given a job this pass
+  std::vector<std::shared_ptr<const api::scheduling::PodMigrationJob>> created_jobs_;
 };
 
 }  // namespace koord::manager::descheduler::app

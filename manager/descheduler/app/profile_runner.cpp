@@ -15,19 +15,34 @@ namespace profilerunner_detail {
 class ProfileEvictor final : public framework::Evictor {
  public:
   ProfileEvictor(const framework::LimitedEvictor& filters, framework::LimitedEvictor& shared,
-                 const PodPredicate& has_active_job, const ProfileContext* context,
-                 const ProfileContext*& current)
+                 const PodPredicate& has_active_job, const migration::ArbitrationSnapshot* jobs,
+                 const ProfileContext* context, const ProfileContext*& current,
+                 const log::Logger& logger)
       : filters_(filters),
         shared_(shared),
         has_active_job_(has_active_job),
+        jobs_(jobs),
         context_(context),
-        current_(current) {}
+        current_(current),
+        logger_(logger) {}
 
   [[nodiscard]] bool filter(const api::core::Pod& pod) const override {
     if (has_active_job_ && has_active_job_(pod)) {
       return false;
     }
-    return filters_.filter(pod);
+    if (!filters_.filter(pod)) {
+      return false;
+    }
+    if (jobs_ == nullptr || context_->args.dry_run) {
+      return true;
+    }
+    if (auto reason = migration::migrationLimitReached(*jobs_, pod, context_->args)) {
+      logger_.debug(
+          "Pod fails the migration limits",
+          {{"pod", pod.metadata.namespace_ + "/" + pod.metadata.name}, {"reason", *reason}});
+      return false;
+    }
+    return true;
   }
   [[nodiscard]] bool preEvictionFilter(const api::core::Pod& pod) const override {
     return filters_.preEvictionFilter(pod);
@@ -46,8 +61,10 @@ class ProfileEvictor final : public framework::Evictor {
   const framework::LimitedEvictor& filters_;
   framework::LimitedEvictor& shared_;
   const PodPredicate& has_active_job_;
+  const migration::ArbitrationSnapshot* jobs_;
   const ProfileContext* context_;
   const ProfileContext*& current_;
+  const log::Logger& logger_;
 };
 
 std::optional<uint32_t> limitOf(const std::optional<int64_t>& value) {
@@ -213,7 +230,8 @@ std::vector<std::string> ProfileRunner::pluginOrder() const {
 
 PassResult ProfileRunner::runPass(const framework::ClusterSnapshot& snapshot,
                                   const VictimSink& sink, const PodPredicate& has_active_job,
-                                  std::chrono::system_clock::time_point now) {
+                                  std::chrono::system_clock::time_point now,
+                                  const migration::ArbitrationSnapshot* jobs) {
   PassResult result;
   auto ready = framework::readyNodes(snapshot, "");
   if (!ready.ok()) {
@@ -251,7 +269,7 @@ PassResult ProfileRunner::runPass(const framework::ClusterSnapshot& snapshot,
     contexts.push_back(
         std::make_unique<ProfileContext>(ProfileContext{profile->name, profile->args}));
     evictors.push_back(std::make_unique<prd::ProfileEvictor>(
-        *filters.back(), shared, has_active_job, contexts.back().get(), current));
+        *filters.back(), shared, has_active_job, jobs, contexts.back().get(), current, logger_));
     profile->handle.snapshot = &snapshot;
     profile->handle.evictor = evictors.back().get();
     profile->handle.now = now;

@@ -10,13 +10,18 @@
 // args (pluginConfig DefaultEvictor) when DefaultEvictor is enabled at evict or filter, otherwise
 // defaultEvictorOptionsFrom(MigrationController args, defaulted when absent).
 //
-// runPass(snapshot, sink, has_active_job, now) is one pass:
+// runPass(snapshot, sink, has_active_job, now, jobs) is one pass:
 //  1. the snapshot's Ready nodes matching the top-level nodeSelector; with fewer than two, the
 //     pass does nothing and fails ("the cluster size is 0 or 1 ...", as the community).
 //  2. one LimitedEvictor for the pass with the maxNoOfPodsToEvict* limits (shared by every
 //     profile); each profile's plugins see an evictor whose filter() is that profile's
-//     DefaultEvictor filter and refuses pods with an active PodMigrationJob (has_active_job), and
-//     whose evict() goes through the shared limits to `sink` with the profile's context.
+//     DefaultEvictor filter and refuses pods with an active PodMigrationJob (has_active_job) and,
+//     when `jobs` is given and the profile's MigrationController args are not dryRun, pods for
+//     which migration::migrationLimitReached(*jobs, pod, profile args) gives a reason (the
+//     retryable limits of Koordinator's MigrationController Filter: maxMigratingGlobally /
+//     PerNode / PerNamespace / PerWorkload, maxUnavailablePerWorkload); whose evict() goes
+//     through the shared limits to `sink` with the profile's context. Jobs the sink creates
+//     during the pass count only when `jobs` shows them (the caller's view decides).
 //  3. every profile's deschedule plugins, profile by profile, then every profile's balance
 //     plugins; each profile gets the nodes above that also match its own nodeSelector. A plugin's
 //     error does not stop the others of its profile and phase, but (as Koordinator) an error in
@@ -39,6 +44,7 @@
 #include "manager/descheduler/config/descheduler_config.hpp"
 #include "manager/descheduler/framework/limited_evictor.hpp"
 #include "manager/descheduler/framework/plugin.hpp"
+#include "manager/descheduler/migration/arbitration.hpp"
 
 namespace koord::manager::descheduler::app {
 
@@ -72,7 +78,8 @@ class ProfileRunner {
 
   [[nodiscard]] PassResult runPass(const framework::ClusterSnapshot& snapshot,
                                    const VictimSink& sink, const PodPredicate& has_active_job,
-                                   std::chrono::system_clock::time_point now);
+                                   std::chrono::system_clock::time_point now,
+                                   const migration::ArbitrationSnapshot* jobs = nullptr);
 
   // "<profile>/<plugin>" of every plugin built, deschedule ones first, as a pass runs them.
   [[nodiscard]] std::vector<std::string> pluginOrder() const;

@@ -100,6 +100,11 @@ class Arbiter {
     return judgeRetryable(*pod);
   }
 
+  // The retryable checks alone, skipped for a pod annotated to be evicted (kPass or kRetry).
+  Judgement limits(const core::Pod& pod) const {
+    return hasEvictAnnotation(pod) ? pass() : judgeRetryable(pod);
+  }
+
  private:
   bool skipped(std::string_view gate) const {
     return std::find(args_.skip_eviction_gates.begin(), args_.skip_eviction_gates.end(), gate) !=
@@ -181,9 +186,13 @@ class Arbiter {
     const std::string& node = pod.spec.nodeName;
     if (!node.empty() && args_.max_migrating_per_node && *args_.max_migrating_per_node > 0 &&
         !skipped(kGateMaxMigratingPerNode)) {
-      const auto count = std::count_if(migrating.begin(), migrating.end(), [&](const Migrating* m) {
-        return m->pod != nullptr && m->pod->spec.nodeName == node;
-      });
+      std::set<std::string> on_node;
+      for (const Migrating* m : migrating) {
+        if (m->pod != nullptr && m->pod->spec.nodeName == node) {
+          on_node.insert(podKey(m->pod->metadata));
+        }
+      }
+      const auto count = static_cast<int64_t>(on_node.size());
       if (count >= *args_.max_migrating_per_node) {
         return retry(std::to_string(count) + " pods of node " + quoted(node) +
                      " are migrating, maxMigratingPerNode " +
@@ -276,6 +285,23 @@ std::string_view verdictName(Verdict verdict) {
       return "Fail";
   }
   return "Unknown";
+}
+
+std::optional<std::string> migrationLimitReached(const ArbitrationSnapshot& snapshot,
+                                                 const core::Pod& pod,
+                                                 const config::MigrationControllerArgs& args) {
+  Arbiter arbiter(snapshot, args);
+  for (const JobPtr& job : snapshot.jobs()) {
+    if (job != nullptr &&
+        (job->status.phase == sched::kPodMigrationJobRunning || isPending(*job))) {
+      arbiter.addMigrating(job, arbiter.podOf(*job));
+    }
+  }
+  Judgement j = arbiter.limits(pod);
+  if (j.verdict == Verdict::kPass) {
+    return std::nullopt;
+  }
+  return std::move(j.reason);
 }
 
 std::vector<Arbitration> arbitrate(const ArbitrationSnapshot& snapshot,

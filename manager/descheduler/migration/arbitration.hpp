@@ -20,7 +20,7 @@
 //     workload has replicas == 1, == maxMigrating or == maxUnavailable.
 // Retryable (kRetry; all skipped for a pod annotated descheduler.alpha.kubernetes.io/evict):
 //   - MaxMigratingGlobally: migrating jobs >= max;
-//   - MaxMigratingPerNode: migrating jobs whose pod is on the pod's node >= max;
+//   - MaxMigratingPerNode: distinct pods of migrating jobs on the pod's node >= max;
 //   - MaxMigratingPerNamespace: migrating jobs in the pod's namespace >= max;
 //   - MaxMigratingPerWorkload: migrating pods of the same controller (UID) >= maxMigrating
 //     (maxMigrating(replicas, args.max_migrating_per_workload), max_unavailable.hpp);
@@ -30,6 +30,15 @@
 // A limit that is unset or <= 0 is off; a gate named in args.skip_eviction_gates is skipped.
 // A job whose podRef is empty or whose pod is missing passes: the job reconciler then fails it
 // (InvalidPodRef / MissingPod), as in Koordinator.
+//
+// migrationLimitReached(snapshot, pod, args) is the retryable part alone for ONE candidate pod, as
+// Koordinator's MigrationController evictor Filter applies it while a descheduling pass lists
+// candidates: the same checks and reasons, but "migrating" there means every PodMigrationJob in
+// phase Running or Pending (phase "" included; passed-arbitration and paused not looked at) for a
+// pod other than `pod`. It returns the reason when a limit is reached (or the pod's workload is
+// unresolved), std::nullopt when the pod may be taken; always std::nullopt for a pod annotated
+// descheduler.alpha.kubernetes.io/evict. Per node and per workload count distinct pods, globally
+// and per namespace count jobs, as Koordinator.
 //
 // Quirk knowingly not reproduced: Koordinator's SortJobsByCreationTime puts the newest job first;
 // here the oldest goes first. Koordinator's further orderings (pod priority, QoS, controller
@@ -89,6 +98,10 @@ struct Arbitration {
 
 [[nodiscard]] std::vector<Arbitration> arbitrate(const ArbitrationSnapshot& snapshot,
                                                  const config::MigrationControllerArgs& args);
+
+[[nodiscard]] std::optional<std::string> migrationLimitReached(
+    const ArbitrationSnapshot& snapshot, const api::core::Pod& pod,
+    const config::MigrationControllerArgs& args);
 
 // "Pass", "Retry" or "Fail".
 [[nodiscard]] std::string_view verdictName(Verdict verdict);

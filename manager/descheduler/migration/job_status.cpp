@@ -1,5 +1,7 @@
 #include "manager/descheduler/migration/job_status.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <utility>
 
 #include "koord/api/core/time.hpp"
@@ -132,7 +134,20 @@ std::chrono::nanoseconds jobAge(const sched::PodMigrationJob& job, WallTime now)
   if (!created.ok()) {
     return std::chrono::nanoseconds::zero();
   }
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(now - *created);
+  // Whole seconds first, so that an age beyond the nanosecond range (about 292 years) saturates,
+  // as Go's time.Since does, instead of overflowing.
+  using std::chrono::duration_cast;
+  using std::chrono::seconds;
+  constexpr int64_t kMaxSeconds = std::numeric_limits<int64_t>::max() / 1'000'000'000 - 1;
+  const int64_t diff_s = duration_cast<seconds>(now.time_since_epoch()).count() -
+                         duration_cast<seconds>(created->time_since_epoch()).count();
+  if (diff_s > kMaxSeconds) {
+    return std::chrono::nanoseconds::max();
+  }
+  if (diff_s < -kMaxSeconds) {
+    return std::chrono::nanoseconds::min();
+  }
+  return duration_cast<std::chrono::nanoseconds>(now - *created);
 }
 
 std::optional<std::chrono::nanoseconds> jobTTL(const sched::PodMigrationJob& job) {

@@ -55,7 +55,8 @@ bool setCondition(api::scheduling::PodMigrationJobStatus& status, std::string_vi
                   std::string_view condition_status, std::string_view reason, std::string message,
                   WallTime now);
 
-// The job's age at `now` (0 when creationTimestamp is missing or unreadable).
+// The job's age at `now` (0 when creationTimestamp is missing or unreadable; saturated at the
+// nanosecond range, as Go's time.Since).
 [[nodiscard]] std::chrono::nanoseconds jobAge(const api::scheduling::PodMigrationJob& job,
                                               WallTime now);
 // spec.ttl when set, readable and positive; std::nullopt otherwise.

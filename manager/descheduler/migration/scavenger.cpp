@@ -13,6 +13,11 @@ using JobPtr = std::shared_ptr<const sched::PodMigrationJob>;
 
 std::chrono::nanoseconds scavengeAge(const sched::PodMigrationJob& job) {
   if (auto ttl = jobTTL(job)) {
+    // A ttl within the grace of the largest duration saturates (Go's sum would wrap negative and
+    // scavenge the job at once).
+    if (*ttl > std::chrono::nanoseconds::max() - kScavengeGraceAfterTTL) {
+      return std::chrono::nanoseconds::max();
+    }
     return *ttl + kScavengeGraceAfterTTL;
   }
   return kScavengeAgeWithoutTTL;

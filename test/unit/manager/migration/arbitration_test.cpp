@@ -324,5 +324,117 @@ TEST_F(ArbitrationTest, TerminalRunningAndPassedJobsAreNotJudged) {
   EXPECT_TRUE(run().empty());
 }
 
+// migrationLimitReached: the retryable limits for one candidate pod, counting every Running or
+// Pending job (passed arbitration or not) of other pods, as Koordinator's evictor Filter.
+class MigrationLimitTest : public ArbitrationTest {
+ protected:
+  std::optional<std::string> limitFor(const core::Pod& pod) {
+    return migrationLimitReached(snapshot_, pod, args_);
+  }
+  // A pod `name` with a job "job-<name>" in `phase` that has not passed arbitration.
+  void addJobbed(const std::string& name, const PodSpecOptions& o, const std::string& phase,
+                 const std::string& ns = "default") {
+    snapshot_.addPod(makePod(ns, name, o));
+    JobOptions jo;
+    jo.phase = phase;
+    snapshot_.addJob(makeJob("job-" + name, ns, name, jo));
+  }
+};
+
+TEST_F(MigrationLimitTest, PerNodeCountsPendingJobsThatHaveNotPassedArbitration) {
+  args_.max_migrating_per_node = 1;
+  addJobbed("x", onNode("node-a"), "");  // phase "" = Pending, not arbitrated yet
+  const auto reason = limitFor(makePod("default", "p", onNode("node-a")));
+  ASSERT_TRUE(reason.has_value());
+  EXPECT_NE(reason->find("node \"node-a\""), std::string::npos) << *reason;
+  EXPECT_NE(reason->find("maxMigratingPerNode 1"), std::string::npos) << *reason;
+  EXPECT_EQ(limitFor(makePod("default", "q", onNode("node-b"))), std::nullopt);
+}
+
+TEST_F(MigrationLimitTest, PerNodeCountsPodsNotJobsAndIgnoresTheCandidatesOwnJob) {
+  args_.max_migrating_per_node = 2;
+  addJobbed("x", onNode("node-a"), "Running");
+  JobOptions pending;
+  pending.phase = "Pending";
+  snapshot_.addJob(makeJob("job-x-2", "default", "x", pending));  // same pod: still one pod
+  addJobbed("p", onNode("node-a"), "Pending");                    // the candidate's own job
+  EXPECT_EQ(limitFor(makePod("default", "p", onNode("node-a"))), std::nullopt);
+  addJobbed("y", onNode("node-a"), "Pending");
+  EXPECT_TRUE(limitFor(makePod("default", "p", onNode("node-a"))).has_value());
+}
+
+TEST_F(MigrationLimitTest, TerminalJobsDoNotCount) {
+  args_.max_migrating_per_node = 1;
+  addJobbed("x", onNode("node-a"), "Succeeded");
+  addJobbed("y", onNode("node-a"), "Failed");
+  addJobbed("z", onNode("node-a"), "Aborted");
+  EXPECT_EQ(limitFor(makePod("default", "p", onNode("node-a"))), std::nullopt);
+}
+
+TEST_F(MigrationLimitTest, PerNamespace) {
+  args_.max_migrating_per_node.reset();
+  args_.max_migrating_per_namespace = 1;
+  addJobbed("x", onNode("n1"), "Pending", "team-a");
+  const auto reason = limitFor(makePod("team-a", "p", onNode("n2")));
+  ASSERT_TRUE(reason.has_value());
+  EXPECT_NE(reason->find("maxMigratingPerNamespace 1"), std::string::npos) << *reason;
+  EXPECT_EQ(limitFor(makePod("team-b", "q", onNode("n2"))), std::nullopt);
+}
+
+TEST_F(MigrationLimitTest, PerWorkloadMaxMigrating) {
+  args_.max_migrating_per_workload = config::IntOrPercent{false, 1};
+  snapshot_.setReplicas("rs1", 10);
+  snapshot_.setReplicas("rs2", 10);
+  addJobbed("x", onNode("n1", "rs1"), "Pending");
+  const auto reason = limitFor(makePod("default", "p", onNode("n2", "rs1")));
+  ASSERT_TRUE(reason.has_value());
+  EXPECT_NE(reason->find("maxMigrating 1"), std::string::npos) << *reason;
+  EXPECT_EQ(limitFor(makePod("default", "q", onNode("n2", "rs2"))), std::nullopt);
+}
+
+TEST_F(MigrationLimitTest, PerWorkloadMaxUnavailableCountsNotReadyAndMigratingPods) {
+  args_.max_migrating_per_workload = config::IntOrPercent{false, 5};
+  args_.max_unavailable_per_workload = config::IntOrPercent{false, 2};
+  snapshot_.setReplicas("rs1", 10);
+  addJobbed("x", onNode("n1", "rs1"), "Running");
+  const core::Pod p = makePod("default", "p", onNode("n2", "rs1"));
+  snapshot_.addPod(p);
+  EXPECT_EQ(limitFor(p), std::nullopt);  // one of two
+  PodSpecOptions not_ready = onNode("n3", "rs1");
+  not_ready.ready = false;
+  snapshot_.addPod(makePod("default", "broken", not_ready));
+  const auto reason = limitFor(p);
+  ASSERT_TRUE(reason.has_value());
+  EXPECT_NE(reason->find("maxUnavailable 2"), std::string::npos) << *reason;
+}
+
+TEST_F(MigrationLimitTest, UnresolvedWorkloadIsRefused) {
+  EXPECT_TRUE(limitFor(makePod("default", "p", onNode("n1", "rs-unknown"))).has_value());
+}
+
+TEST_F(MigrationLimitTest, SkippedGatesAndTheEvictAnnotationLiftTheLimits) {
+  args_.max_migrating_per_node = 1;
+  addJobbed("x", onNode("node-a"), "Pending");
+  core::Pod p = makePod("default", "p", onNode("node-a"));
+  ASSERT_TRUE(limitFor(p).has_value());
+  p.metadata.annotations["descheduler.alpha.kubernetes.io/evict"] = "true";
+  EXPECT_EQ(limitFor(p), std::nullopt);
+  p.metadata.annotations.clear();
+  args_.skip_eviction_gates = {std::string(kGateMaxMigratingPerNode)};
+  EXPECT_EQ(limitFor(p), std::nullopt);
+}
+
+TEST_F(MigrationLimitTest, APausedPendingJobCountsForTheFilterButNotForArbitrate) {
+  args_.max_migrating_per_node = 1;
+  snapshot_.addPod(makePod("default", "x", onNode("node-a")));
+  JobOptions paused;
+  paused.phase = "Pending";
+  paused.paused = true;
+  snapshot_.addJob(makeJob("job-x", "default", "x", paused));
+  EXPECT_TRUE(limitFor(makePod("default", "p", onNode("node-a"))).has_value());
+  addCandidate("p", onNode("node-a"));
+  EXPECT_EQ(verdictOf(run(), "job-p"), Verdict::kPass);
+}
+
 }  // namespace
 }  // namespace koord::manager::descheduler::migration
