@@ -10,10 +10,15 @@ namespace koord::manager::descheduler::app {
 
 namespace clustersources_detail {
 
-const k8s::GroupVersionResource kPriorityClasses{"scheduling.k8s.io", "v1", "priorityclasses",
-                                                 false};
-const k8s::GroupVersionResource kReplicaSets{"apps", "v1", "replicasets", true};
-const k8s::GroupVersionResource kStatefulSets{"apps", "v1", "statefulsets", true};
+k8s::GroupVersionResource priorityClasses() {
+  return {"scheduling.k8s.io", "v1", "priorityclasses", false};
+}
+k8s::GroupVersionResource replicaSets() {
+  return {"apps", "v1", "replicasets", true};
+}
+k8s::GroupVersionResource statefulSets() {
+  return {"apps", "v1", "statefulsets", true};
+}
 
 Status readMetadata(const api::Json& object, api::core::ObjectMeta& out, const std::string& kind,
                     const std::string& path) {
@@ -104,16 +109,16 @@ Result<ClusterInformers> ClusterInformers::create(k8s::SharedInformerFactory& fa
   KOORD_ASSIGN_OR_RETURN(out.node_metrics,
                          factory.informerFor<api::slo::NodeMetric>(k8s::kNodeMetrics));
   KOORD_ASSIGN_OR_RETURN(out.priority_classes,
-                         factory.informerFor<PriorityClassObject>(csd::kPriorityClasses));
+                         factory.informerFor<PriorityClassObject>(csd::priorityClasses()));
   KOORD_ASSIGN_OR_RETURN(
       out.jobs, factory.informerFor<api::scheduling::PodMigrationJob>(k8s::kPodMigrationJobs));
   if (with_jobs) {
     KOORD_ASSIGN_OR_RETURN(out.reservations,
                            factory.informerFor<api::scheduling::Reservation>(k8s::kReservations));
     KOORD_ASSIGN_OR_RETURN(out.replica_sets,
-                           factory.informerFor<WorkloadObject>(csd::kReplicaSets));
+                           factory.informerFor<WorkloadObject>(csd::replicaSets()));
     KOORD_ASSIGN_OR_RETURN(out.stateful_sets,
-                           factory.informerFor<WorkloadObject>(csd::kStatefulSets));
+                           factory.informerFor<WorkloadObject>(csd::statefulSets()));
   }
   return out;
 }

@@ -199,7 +199,7 @@ Status serve(const DeschedulerOptions& options, const PluginRegistry& registry,
   MigrationSink sink(std::move(sink_options));
 
   KOORD_RETURN_IF_ERROR(manager->add(std::make_shared<PeriodicRunnable>(
-      "descheduling", options.config.descheduling_interval, [&](std::stop_token stop) {
+      "descheduling", options.config.descheduling_interval, [&](const std::stop_token& stop) {
         if (dsd::waitForSync(factory, stop)) {
           (void)runDeschedulingPass(*runner, informers, sink, pass_metrics, logger);
         }
@@ -207,7 +207,7 @@ Status serve(const DeschedulerOptions& options, const PluginRegistry& registry,
 
   if (args.arbitration_args.enabled) {
     KOORD_RETURN_IF_ERROR(manager->add(std::make_shared<PeriodicRunnable>(
-        "arbitrator", args.arbitration_args.interval, [&](std::stop_token stop) {
+        "arbitrator", args.arbitration_args.interval, [&](const std::stop_token& stop) {
           if (!dsd::waitForSync(factory, stop)) {
             return;
           }
@@ -219,7 +219,7 @@ Status serve(const DeschedulerOptions& options, const PluginRegistry& registry,
         })));
   }
   KOORD_RETURN_IF_ERROR(manager->add(std::make_shared<PeriodicRunnable>(
-      "scavenger", migration::kScavengeInterval, [&](std::stop_token stop) {
+      "scavenger", migration::kScavengeInterval, [&](const std::stop_token& stop) {
         if (!dsd::waitForSync(factory, stop)) {
           return;
         }
@@ -242,7 +242,7 @@ Status serve(const DeschedulerOptions& options, const PluginRegistry& registry,
   controller_options.name = "podmigrationjob";
   controller_options.workers = std::max(1, args.max_concurrent_reconciles);
   controller_options.reconcile =
-      [&reconciler, &factory](std::stop_token stop,
+      [&reconciler, &factory](const std::stop_token& stop,
                               const std::string& key) -> Result<controller::ReconcileResult> {
     if (!dsd::waitForSync(factory, stop)) {
       return controller::ReconcileResult::done();

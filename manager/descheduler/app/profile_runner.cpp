@@ -195,7 +195,7 @@ ProfileRunner::~ProfileRunner() = default;
 
 Result<std::unique_ptr<ProfileRunner>> ProfileRunner::create(
     const config::DeschedulerConfiguration& config, const PluginRegistry& registry,
-    log::Logger logger) {
+    const log::Logger& logger) {
   KOORD_RETURN_IF_ERROR(registry.checkConfiguration(config));
   if (config.profiles.empty()) {
     return Status::invalidArgument("at least one profile is required");

@@ -71,7 +71,7 @@ class ProfileRunner {
  public:
   [[nodiscard]] static Result<std::unique_ptr<ProfileRunner>> create(
       const config::DeschedulerConfiguration& config, const PluginRegistry& registry,
-      log::Logger logger = {});
+      const log::Logger& logger = {});
   ~ProfileRunner();
   ProfileRunner(const ProfileRunner&) = delete;
   ProfileRunner& operator=(const ProfileRunner&) = delete;

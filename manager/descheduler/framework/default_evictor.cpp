@@ -22,11 +22,14 @@ constexpr std::string_view kPreferNoEvictionAnnotation =
 constexpr std::string_view kMirrorAnnotation = "kubernetes.io/config.mirror";
 constexpr std::string_view kConfigSourceAnnotation = "kubernetes.io/config.source";
 
-const std::vector<std::string> kDefaultProtections = {
-    std::string(kPodsWithLocalStorage), std::string(kSystemCriticalPods),
-    std::string(kFailedBarePods), std::string(kDaemonSetPods)};
-const std::vector<std::string> kExtraProtections = {
-    std::string(kPodsWithPVC), std::string(kPodsWithoutPDB), std::string(kPodsWithResourceClaims)};
+std::vector<std::string> defaultProtections() {
+  return {std::string(kPodsWithLocalStorage), std::string(kSystemCriticalPods),
+          std::string(kFailedBarePods), std::string(kDaemonSetPods)};
+}
+std::vector<std::string> extraProtections() {
+  return {std::string(kPodsWithPVC), std::string(kPodsWithoutPDB),
+          std::string(kPodsWithResourceClaims)};
+}
 
 std::string path(std::string_view key) {
   return "DefaultEvictorArgs." + std::string(key);
@@ -150,7 +153,7 @@ std::vector<std::string> effectiveProtections(const DefaultEvictorOptions& o) {
     return legacy;
   }
   std::vector<std::string> effective;
-  for (const auto& protection : kDefaultProtections) {
+  for (const auto& protection : defaultProtections()) {
     if (!contains(o.default_disabled, protection))
       effective.push_back(protection);
   }
@@ -178,6 +181,22 @@ bool hasVolumeWith(const api::core::Pod& pod, std::initializer_list<std::string_
 
 bool hasAnnotation(const api::core::Pod& pod, std::string_view key) {
   return pod.metadata.annotations.find(std::string(key)) != pod.metadata.annotations.end();
+}
+
+// now - start < min_age, without overflowing for times centuries apart (a nanosecond difference
+// overflows past 292 years): compared in seconds first, exactly only when they are close.
+bool youngerThan(std::chrono::system_clock::time_point now,
+                 std::chrono::system_clock::time_point start, std::chrono::nanoseconds min_age) {
+  using std::chrono::duration_cast;
+  using std::chrono::seconds;
+  const seconds apart = duration_cast<seconds>(now.time_since_epoch()) -
+                        duration_cast<seconds>(start.time_since_epoch());
+  constexpr seconds kCenturies{int64_t{200} * 365 * 24 * 3600};
+  if (apart > kCenturies)
+    return false;
+  if (apart < -kCenturies)
+    return true;
+  return now - start < min_age;
 }
 
 }  // namespace defaultevictor_detail
@@ -265,15 +284,15 @@ Status validateDefaultEvictorOptions(const DefaultEvictorOptions& o) {
   }
   if (uses_new) {
     for (const auto& p : o.extra_enabled) {
-      if (!ded::contains(ded::kExtraProtections, p)) {
+      if (!ded::contains(ded::extraProtections(), p)) {
         errs.push_back("invalid pod protection policy in ExtraEnabled: \"" + p +
-                       "\". Valid options are: " + ded::joinNames(ded::kExtraProtections));
+                       "\". Valid options are: " + ded::joinNames(ded::extraProtections()));
       }
     }
     for (const auto& p : o.default_disabled) {
-      if (!ded::contains(ded::kDefaultProtections, p)) {
+      if (!ded::contains(ded::defaultProtections(), p)) {
         errs.push_back("invalid pod protection policy in DefaultDisabled: \"" + p +
-                       "\". Valid options are: " + ded::joinNames(ded::kDefaultProtections));
+                       "\". Valid options are: " + ded::joinNames(ded::defaultProtections()));
       }
     }
     if (ded::hasDuplicates(o.default_disabled)) {
@@ -457,7 +476,8 @@ void DefaultEvictor::checkConstraints(const api::core::Pod& pod, const ClusterSn
   }
   if (options_.min_pod_age) {
     auto start = api::core::parseTime(pod.status.startTime);
-    if (pod.status.startTime.empty() || !start.ok() || now - *start < *options_.min_pod_age) {
+    if (pod.status.startTime.empty() || !start.ok() ||
+        ded::youngerThan(now, *start, *options_.min_pod_age)) {
       reasons.push_back("pod age is not older than MinPodAge: " +
                         api::extension::formatDuration(*options_.min_pod_age) + " seconds");
     }

@@ -16,7 +16,6 @@ namespace nodefit_detail {
 
 using api::core::Node;
 using api::core::Pod;
-using resource::Quantity;
 using resource::ResourceList;
 
 // Pods bound to `node` that hold resources (Succeeded and Failed ones do not).

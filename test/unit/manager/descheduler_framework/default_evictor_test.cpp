@@ -220,6 +220,13 @@ TEST(DefaultEvictorFilter, CommunityTable) {
          p.status.startTime = "2024-05-01T11:00:00Z";
        },
        [](auto& o) { o.min_pod_age = std::chrono::minutes(50); }, true, ""},
+      // Centuries apart: the nanosecond difference would overflow (and read as young).
+      {"minPodAge 50m, started in 1700",
+       [](core::Pod& p) {
+         setNormalOwnerRef(p);
+         p.status.startTime = "1700-01-01T00:00:00Z";
+       },
+       [](auto& o) { o.min_pod_age = std::chrono::minutes(50); }, true, ""},
       {"koord namespaces exclude", [](core::Pod& p) { setNormalOwnerRef(p); },
        [](auto& o) {
          o.namespaces = config::Namespaces{{}, {"default"}};
