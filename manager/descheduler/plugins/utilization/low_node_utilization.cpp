@@ -47,16 +47,7 @@ Status LowNodeUtilization::balance(const framework::NodeList& nodes) {
   logger.debug("nodes classified", {{"plugin", name()},
                                     {"underutilized", low_nodes.size()},
                                     {"overutilized", high_nodes.size()}});
-  if (low_nodes.empty()) {
-    logger.debug("no node is underutilized, nothing to do here");
-    return Status::ok();
-  }
-  if (static_cast<int64_t>(low_nodes.size()) <= args_.number_of_nodes) {
-    logger.debug("number of underutilized nodes is at most numberOfNodes, nothing to do here");
-    return Status::ok();
-  }
-  if (low_nodes.size() == nodes.size()) {
-    logger.debug("all nodes are underutilized, nothing to do here");
+  if (!worthBalancing(low_nodes.size(), nodes.size(), args_.number_of_nodes, logger)) {
     return Status::ok();
   }
   if (high_nodes.empty()) {

@@ -186,4 +186,21 @@ int64_t usageSortKey(const Usage& usage) {
   return total;
 }
 
+bool worthBalancing(size_t underutilized, size_t nodes, int64_t number_of_nodes,
+                    const log::Logger& logger) {
+  if (underutilized == 0) {
+    logger.debug("no node is underutilized, nothing to do here");
+    return false;
+  }
+  if (static_cast<int64_t>(underutilized) <= number_of_nodes) {
+    logger.debug("number of underutilized nodes is at most numberOfNodes, nothing to do here");
+    return false;
+  }
+  if (underutilized == nodes) {
+    logger.debug("all nodes are underutilized, nothing to do here");
+    return false;
+  }
+  return true;
+}
+
 }  // namespace koord::manager::descheduler::utilization

@@ -15,6 +15,7 @@
 
 #include "koord/api/core/node.hpp"
 #include "koord/api/core/pod.hpp"
+#include "koord/log/logger.hpp"
 #include "koord/resource/quantity.hpp"
 #include "manager/descheduler/framework/snapshot.hpp"
 #include "manager/descheduler/plugins/utilization/utilization_args.hpp"
@@ -81,5 +82,11 @@ struct NodeUsage {
 // The key nodes are sorted by: millicores of cpu plus the whole-unit value of every other
 // resource in `usage`.
 [[nodiscard]] int64_t usageSortKey(const Usage& usage);
+
+// The community's early exits on the underutilized nodes, shared by Low- and HighNodeUtilization:
+// false (with a debug line saying why) when there is none, when there are at most
+// `number_of_nodes`, or when every node is underutilized.
+[[nodiscard]] bool worthBalancing(size_t underutilized, size_t nodes, int64_t number_of_nodes,
+                                  const log::Logger& logger);
 
 }  // namespace koord::manager::descheduler::utilization
