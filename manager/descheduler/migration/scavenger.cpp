@@ -9,7 +9,7 @@
 namespace koord::manager::descheduler::migration {
 
 namespace sched = api::scheduling;
-using JobPtr = std::shared_ptr<const sched::PodMigrationJob>;
+using ScavengerJobPtr = std::shared_ptr<const sched::PodMigrationJob>;
 
 std::chrono::nanoseconds scavengeAge(const sched::PodMigrationJob& job) {
   if (auto ttl = jobTTL(job)) {
@@ -23,9 +23,10 @@ std::chrono::nanoseconds scavengeAge(const sched::PodMigrationJob& job) {
   return kScavengeAgeWithoutTTL;
 }
 
-std::vector<JobPtr> jobsToScavenge(const std::vector<JobPtr>& jobs, WallTime now) {
-  std::vector<JobPtr> out;
-  for (const JobPtr& job : jobs) {
+std::vector<ScavengerJobPtr> jobsToScavenge(const std::vector<ScavengerJobPtr>& jobs,
+                                            WallTime now) {
+  std::vector<ScavengerJobPtr> out;
+  for (const ScavengerJobPtr& job : jobs) {
     if (job != nullptr && !job->metadata.creationTimestamp.empty() &&
         jobAge(*job, now) >= scavengeAge(*job)) {
       out.push_back(job);
@@ -34,10 +35,10 @@ std::vector<JobPtr> jobsToScavenge(const std::vector<JobPtr>& jobs, WallTime now
   return out;
 }
 
-Status scavenge(k8s::Client& client, const std::vector<JobPtr>& jobs, WallTime now,
+Status scavenge(k8s::Client& client, const std::vector<ScavengerJobPtr>& jobs, WallTime now,
                 const log::Logger& logger) {
   Status first;
-  for (const JobPtr& job : jobsToScavenge(jobs, now)) {
+  for (const ScavengerJobPtr& job : jobsToScavenge(jobs, now)) {
     KOORD_RETURN_IF_ERROR(deleteReservation(client, *job));
     Status deleted =
         client.remove(k8s::kPodMigrationJobs, "", job->metadata.name, api::core::DeleteOptions{});
