@@ -12,12 +12,14 @@ seconds="${1:-30}"
 targets=(yaml_fuzz watch_decoder_fuzz protobuf_watch_decoder_fuzz protobuf_pod_fuzz extender_args_fuzz
          extender_binding_args_fuzz extender_preemption_args_fuzz agent_host_files_fuzz
          slo_controller_config_fuzz admission_review_fuzz device_decoder_fuzz
-         cluster_input_fuzz agent_qos_inputs_fuzz numa_annotations_fuzz)
+         cluster_input_fuzz agent_qos_inputs_fuzz numa_annotations_fuzz load_aware_args_fuzz
+         descheduler_inputs_fuzz)
 corpus_of() {
   case "$1" in
     yaml_fuzz) echo yaml ;;
     watch_decoder_fuzz) echo watch ;;
     admission_review_fuzz) echo admission_review_fuzz ;;
+    load_aware_args_fuzz) echo numa_annotations ;;
     *) echo "${1%_fuzz}" ;;
   esac
 }
